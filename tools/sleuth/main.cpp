@@ -1,0 +1,62 @@
+// The `sleuth` command line: one binary, one subcommand per capability.
+#include "commands.h"
+#include "sleuth/instrumenter/command.h"
+#include "sleuth/reducer/command.h"
+#include "sleuth/slicer/command.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace {
+
+struct Subcommand {
+  const char *Name;
+  int (*Main)(int Argc, const char **Argv);
+  const char *Summary;
+};
+
+const Subcommand Subcommands[] = {
+    {"instrument", sleuth::instrumentMain,
+     "rewrite C/C++ sources with tracking probes"},
+    {"cc", sleuth::ccMain, "compiler wrapper for C: instrument, compile, link"},
+    {"c++", sleuth::cxxMain,
+     "compiler wrapper for C++: instrument, compile, link"},
+    {"run", sleuth::runMain,
+     "run an instrumented program and keep its dependence file"},
+    {"slice", sleuth::sliceMain,
+     "print backward/forward slices as code, listing, DOT, SVG or JSON"},
+    {"reduce", sleuth::reduceMain,
+     "reduce a C/C++ file against an interestingness test (C-Reduce style)"},
+    {"ddmin", sleuth::ddminMain,
+     "reduce any text file by lines, tokens and bytes"},
+    {"dd", sleuth::ddMain,
+     "isolate the failure-inducing difference between two files"},
+};
+
+void printUsage(std::FILE *Out) {
+  std::fprintf(Out, "usage: sleuth <command> [options]\n\ncommands:\n");
+  for (const Subcommand &S : Subcommands)
+    std::fprintf(Out, "  %-11s %s\n", S.Name, S.Summary);
+  std::fprintf(Out, "\n'sleuth <command> --help' describes a command.\n");
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  if (Argc < 2) {
+    printUsage(stderr);
+    return 2;
+  }
+  std::string_view Command = Argv[1];
+  if (Command == "--help" || Command == "-h" || Command == "help") {
+    printUsage(stdout);
+    return 0;
+  }
+  for (const Subcommand &S : Subcommands)
+    if (Command == S.Name)
+      return S.Main(Argc - 1, Argv + 1);
+  std::fprintf(stderr, "sleuth: unknown command '%s' (see 'sleuth --help')\n",
+               Argv[1]);
+  return 2;
+}
