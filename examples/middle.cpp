@@ -1,0 +1,23 @@
+// The Debugging Book's middle(): returns the middle of three numbers, but not always.
+#include <cstdio>
+
+int middle(int x, int y, int z) {
+    if (y < z) {
+        if (x < y)
+            return y;
+        else if (x < z)
+            return y;
+    } else {
+        if (x > y)
+            return y;
+        else if (x > z)
+            return x;
+    }
+    return z;
+}
+
+int main() {
+    int m = middle(2, 1, 3);
+    std::printf("middle(2, 1, 3) = %d\n", m);
+    return 0;
+}

@@ -1,0 +1,31 @@
+// Public interface of the instrumenter: rewrite one C or C++ source file with dependence
+// probes. Clang stays behind this boundary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sleuth {
+
+struct InstrumentRequest {
+  std::string File;                   // the source file, as the compiler would be given it
+  std::vector<std::string> Arguments; // compiler arguments (without the compiler and the file)
+  std::string Directory;              // working directory of the compile command ("" = cwd)
+};
+
+struct InstrumentResult {
+  bool Ok = false;
+  std::string Text;  // the rewritten source (when Ok)
+  std::string Error; // one line, naming the file (when !Ok); Clang's diagnostics went to stderr
+  unsigned Functions = 0; // functions instrumented
+  unsigned Sites = 0;     // static sites (nodes and call sites)
+  unsigned Skipped = 0;   // functions left as they were (constexpr, macros, coroutines…)
+};
+
+/// Parses Request.File with Clang and returns it rewritten with dependence probes.
+InstrumentResult instrumentDependences(const InstrumentRequest &Request);
+
+/// Where the runtime's header lives (for -I when compiling instrumented code).
+std::string runtimeIncludeDir();
+
+} // namespace sleuth

@@ -1,0 +1,190 @@
+#include "Context.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+CharSourceRange Context::fileRange(SourceRange R) const {
+  if (R.isInvalid())
+    return {};
+  SourceLocation B = R.getBegin(), E = R.getEnd();
+  if (B.isFileID() && E.isFileID()) {
+    CharSourceRange C = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM,
+                                                 Ast.getLangOpts());
+    if (C.isInvalid() || !SM.isWrittenInMainFile(C.getBegin()))
+      return {};
+    return C;
+  }
+  // Inside a macro: only the argument of a recorded assert() qualifies, and only if the whole
+  // node is spelled inside that argument.
+  if (!SM.isMacroArgExpansion(B) || !SM.isMacroArgExpansion(E))
+    return {};
+  SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(E);
+  if (!SB.isFileID() || !SE.isFileID() || !SM.isWrittenInMainFile(SB))
+    return {};
+  for (const AssertInvocation &A : Asserts) {
+    if (SM.isBeforeInTranslationUnit(SB, A.Argument.getBegin()) ||
+        SM.isBeforeInTranslationUnit(A.Argument.getEnd(), SE))
+      continue;
+    // The node's own expansion must come from this assert's expansion.
+    SourceLocation Exp = SM.getExpansionLoc(B);
+    if (Exp != A.NameBegin)
+      continue;
+    SourceLocation EndChar = Lexer::getLocForEndOfToken(SE, 0, SM, Ast.getLangOpts());
+    return CharSourceRange::getCharRange(SB, EndChar);
+  }
+  return {};
+}
+
+std::string Context::text(CharSourceRange R) const {
+  bool Invalid = false;
+  StringRef T = Lexer::getSourceText(R, SM, Ast.getLangOpts(), &Invalid);
+  if (Invalid)
+    return "";
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
+std::string Context::text(const Stmt *S) const { return text(fileRange(S)); }
+
+std::string Context::unitAndSite(unsigned Site) {
+  return "&__sleuth_tu, " + std::to_string(Site) + "u";
+}
+
+void Context::wrap(CharSourceRange R, std::string Prefix, std::string Suffix) {
+  if (R.isInvalid())
+    return;
+  Edits.push_back(Edit{R.getBegin(), R.getEnd(), std::move(Prefix), std::move(Suffix)});
+}
+
+void Context::wrap(const Stmt *S, std::string Prefix, std::string Suffix) {
+  wrap(fileRange(S), std::move(Prefix), std::move(Suffix));
+}
+
+void Context::insertBefore(SourceLocation L, std::string Text) {
+  Edits.push_back(Edit{L, L, std::move(Text), ""});
+}
+
+void Context::insertAfterToken(SourceLocation TokenBegin, std::string Text) {
+  SourceLocation End = Lexer::getLocForEndOfToken(TokenBegin, 0, SM, Ast.getLangOpts());
+  Edits.push_back(Edit{End, End, "", std::move(Text)});
+}
+
+void Context::replace(CharSourceRange R, std::string Text) {
+  Replacements.emplace_back(R, std::move(Text));
+}
+
+void Context::applyEdits() {
+  // Compose all insertions at one offset: suffixes of nodes that end there (inner first), then
+  // prefixes of nodes that begin there (outer first). Edits arrive in post-order.
+  struct At {
+    std::string Suffixes;
+    std::vector<const std::string *> Prefixes;
+  };
+  std::map<unsigned, At> ByOffset;
+  std::map<unsigned, SourceLocation> Locations;
+  for (const Edit &E : Edits) {
+    if (!E.Suffix.empty()) {
+      unsigned O = SM.getFileOffset(E.End);
+      ByOffset[O].Suffixes += E.Suffix;
+      Locations[O] = E.End;
+    }
+    if (!E.Prefix.empty()) {
+      unsigned O = SM.getFileOffset(E.Begin);
+      ByOffset[O].Prefixes.push_back(&E.Prefix);
+      Locations[O] = E.Begin;
+    }
+  }
+  for (auto &[Offset, A] : ByOffset) {
+    std::string Text = A.Suffixes;
+    for (auto I = A.Prefixes.rbegin(); I != A.Prefixes.rend(); ++I)
+      Text += **I;
+    Rewrite.InsertTextAfter(Locations[Offset], Text);
+  }
+  Edits.clear();
+  for (auto &[R, T] : Replacements)
+    Rewrite.ReplaceText(R, T);
+  Replacements.clear();
+}
+
+const Stmt *Context::parent(const Stmt *S) const {
+  auto Parents = Ast.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  return Parents[0].get<Stmt>();
+}
+
+bool Context::isDiscarded(const Expr *E) const {
+  const Stmt *Child = E;
+  const Stmt *P = parent(E);
+  while (P && isa<ParenExpr>(P)) {
+    Child = P;
+    P = parent(P);
+  }
+  if (!P)
+    return false;
+  if (const auto *C = dyn_cast<CompoundStmt>(P)) {
+    // The last statement of a GNU statement expression is its value.
+    const Stmt *Outer = parent(C);
+    return !(Outer && isa<StmtExpr>(Outer) && C->body_back() == Child);
+  }
+  if (isa<LabelStmt, CaseStmt, DefaultStmt, AttributedStmt>(P))
+    return true;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return Child == If->getThen() || Child == If->getElse();
+  if (const auto *W = dyn_cast<WhileStmt>(P))
+    return Child == W->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(P))
+    return Child == D->getBody();
+  if (const auto *F = dyn_cast<ForStmt>(P))
+    return Child == F->getBody() || Child == F->getInc() || Child == F->getInit();
+  if (const auto *B = dyn_cast<BinaryOperator>(P))
+    return B->getOpcode() == BO_Comma && Child == B->getLHS();
+  if (const auto *C = dyn_cast<CastExpr>(P))
+    return C->getType()->isVoidType();
+  return false;
+}
+
+bool isRepeatable(const Expr *E, ASTContext &Ast) {
+  return !E->HasSideEffects(Ast, /*IncludePossibleEffects=*/true) &&
+         !E->getType().isVolatileQualified();
+}
+
+bool hasAddress(const Expr *LValue) {
+  const Expr *E = LValue->IgnoreParens();
+  if (E->refersToBitField())
+    return false;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      if (V->getStorageClass() == SC_Register)
+        return false;
+  if (E->getType()->isIncompleteType() || E->getType()->isFunctionType())
+    return false;
+  // Writes through `register` arrays, vector elements etc.
+  if (isa<ExtVectorElementExpr>(E))
+    return false;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    if (A->getBase()->getType()->isVectorType())
+      return false;
+  return true;
+}
+
+} // namespace sleuth::instrumenter

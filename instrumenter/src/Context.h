@@ -1,0 +1,92 @@
+// State shared by the probes while one translation unit is rewritten.
+#pragma once
+
+#include "SiteTable.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sleuth::instrumenter {
+
+/// An `assert(ARG)` invocation spelled in the main file (recorded by the preprocessor).
+struct AssertInvocation {
+  clang::SourceLocation NameBegin; // the `assert` token
+  clang::SourceLocation LParen;
+  clang::SourceLocation RParen;
+  clang::SourceRange Argument; // first..last token of ARG (file locations)
+  std::string ArgumentText;
+  bool Used = false;
+};
+
+/// A text edit that wraps a node: Prefix before its first character, Suffix after its last.
+/// Edits are applied in post-order (inner nodes first), so prefixes are inserted before and
+/// suffixes after whatever is already at the same position, which nests them correctly.
+struct Edit {
+  clang::SourceLocation Begin; // file location of the first character
+  clang::SourceLocation End;   // file location just past the last character
+  std::string Prefix;
+  std::string Suffix;
+};
+
+class Context {
+public:
+  Context(clang::ASTContext &Ast, clang::Rewriter &Rewrite, SiteTable &Sites,
+          std::vector<AssertInvocation> &Asserts)
+      : Ast(Ast), SM(Ast.getSourceManager()), Rewrite(Rewrite), Sites(Sites),
+        Asserts(Asserts) {}
+
+  clang::ASTContext &Ast;
+  clang::SourceManager &SM;
+  clang::Rewriter &Rewrite;
+  SiteTable &Sites;
+  std::vector<AssertInvocation> &Asserts;
+
+  bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
+
+  /// The node's characters in the main file, or an invalid range if it is not a plain file
+  /// range (macro bodies) — such nodes are left alone. Nodes spelled inside the argument of a
+  /// recorded assert() are allowed: their text is in the file.
+  clang::CharSourceRange fileRange(clang::SourceRange R) const;
+  clang::CharSourceRange fileRange(const clang::Stmt *S) const {
+    return fileRange(S->getSourceRange());
+  }
+  bool inFile(const clang::Stmt *S) const { return fileRange(S).isValid(); }
+
+  /// The original text of a node (before any edit), whitespace runs folded to one space.
+  std::string text(const clang::Stmt *S) const;
+  std::string text(clang::CharSourceRange R) const;
+
+  /// `&__sleuth_tu, ID`
+  static std::string unitAndSite(unsigned Site);
+
+  /// Queue an edit; edits are applied after the whole function was analysed.
+  void wrap(const clang::Stmt *S, std::string Prefix, std::string Suffix);
+  void wrap(clang::CharSourceRange R, std::string Prefix, std::string Suffix);
+  void insertBefore(clang::SourceLocation L, std::string Text);
+  void insertAfterToken(clang::SourceLocation TokenBegin, std::string Text);
+  void replace(clang::CharSourceRange R, std::string Text);
+  void applyEdits();
+
+  const clang::Stmt *parent(const clang::Stmt *S) const;
+  /// True if the value of E is thrown away (statement context, for-increment, comma LHS, void
+  /// cast).
+  bool isDiscarded(const clang::Expr *E) const;
+
+  std::vector<Edit> Edits;
+  std::vector<std::pair<clang::CharSourceRange, std::string>> Replacements;
+  unsigned UniqueCounter = 0;
+};
+
+/// True if E has no side effects and no calls, so its text may be evaluated again.
+bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
+/// Bit-fields and `register` variables have no address.
+bool hasAddress(const clang::Expr *LValue);
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,205 @@
+#include "FunctionInstrumenter.h"
+
+#include "probes/Probes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ExprConcepts.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/CFGStmtMap.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+FunctionInstrumenter::FunctionInstrumenter(Context &Ctx, const FunctionDecl *Function,
+                                           std::string Name)
+    : Ctx(Ctx), Function(Function), Name(std::move(Name)) {}
+
+unsigned FunctionInstrumenter::calleeKey(const FunctionDecl *F) {
+  // Identifies a callee by its qualified name, so that a function entered from an
+  // uninstrumented caller (a callback) is not taken for the callee of an older call.
+  std::string N = F->getQualifiedNameAsString();
+  unsigned Key = unsigned(llvm::xxh3_64bits(N));
+  return Key ? Key : 1;
+}
+
+std::string FunctionInstrumenter::displayName(const FunctionDecl *F) {
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+    if (M->getParent()->isLambda()) {
+      // `main::<lambda>`: the enclosing function's name tells lambdas apart well enough.
+      const DeclContext *DC = M->getParent()->getDeclContext();
+      while (DC && !isa<FunctionDecl>(DC))
+        DC = DC->getParent();
+      std::string Outer = DC ? displayName(cast<FunctionDecl>(DC)) : std::string("");
+      return Outer.empty() ? "<lambda>" : Outer + "::<lambda>";
+    }
+  std::string N = F->getQualifiedNameAsString();
+  return N.empty() ? "<anonymous>" : N;
+}
+
+unsigned FunctionInstrumenter::addSite(SiteKind Kind, const Stmt *Anchor, SourceLocation Loc,
+                                       std::string SiteName, unsigned Flags) {
+  Site S;
+  S.Kind = Kind;
+  S.Flags = Flags;
+  SourceLocation L = Ctx.SM.getFileLoc(Loc);
+  S.Line = Ctx.SM.getSpellingLineNumber(L);
+  S.Column = Ctx.SM.getSpellingColumnNumber(L);
+  S.Function = FunctionId;
+  S.Name = std::move(SiteName);
+  unsigned Id = Ctx.Sites.add(std::move(S));
+  if (Anchor)
+    Anchors.emplace_back(Id, Anchor);
+  return Id;
+}
+
+void FunctionInstrumenter::mapTerminator(const Stmt *Terminator, unsigned Site) {
+  TerminatorSites[Terminator] = Site;
+}
+
+bool FunctionInstrumenter::run() {
+  const Stmt *Body = Function->getBody();
+  if (!Body || !isa<CompoundStmt>(Body))
+    return false;
+  CharSourceRange R = Ctx.fileRange(Body);
+  if (R.isInvalid())
+    return false;
+  SourceLocation Begin = Ctx.SM.getFileLoc(Function->getBeginLoc());
+  FunctionId = Ctx.Sites.addFunction(
+      FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),
+                    Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc())), Name});
+  walk(Body);
+  FrameProbe::instrumentEntry(*this);
+  computeControlDependences();
+  return true;
+}
+
+// Subtrees that are not evaluated at run time, or must stay constant expressions, or belong to
+// another function: no probe may go there.
+static bool isOffLimits(const Stmt *S) {
+  if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr, LambdaExpr,
+          CXXDefaultArgExpr, CXXDefaultInitExpr, OpaqueValueExpr, PseudoObjectExpr, AsmStmt,
+          BlockExpr, RequiresExpr, TypeTraitExpr, ArrayTypeTraitExpr, ExpressionTraitExpr,
+          CoroutineBodyStmt, CoreturnStmt, CoawaitExpr, CoyieldExpr, SEHTryStmt>(S))
+    return true;
+  if (const auto *T = dyn_cast<CXXTypeidExpr>(S))
+    return !T->isPotentiallyEvaluated();
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (E->isValueDependent() && isa<DeclRefExpr, DependentScopeDeclRefExpr>(E))
+      return false;
+  return false;
+}
+
+void FunctionInstrumenter::walk(const Stmt *S) {
+  if (!S || isOffLimits(S))
+    return;
+  if (const auto *G = dyn_cast<GenericSelectionExpr>(S)) {
+    if (!G->isResultDependent())
+      walk(G->getResultExpr());
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (If->isConsteval())
+      return;
+    if (If->isConstexpr()) { // the condition must stay constant
+      walk(If->getThen());
+      walk(If->getElse());
+      return;
+    }
+  }
+  if (const auto *D = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Dc : D->decls())
+      if (const auto *V = dyn_cast<VarDecl>(Dc))
+        if (V->hasLocalStorage() && !V->isConstexpr() && V->getInit())
+          walk(V->getInit());
+    visit(S);
+    return;
+  }
+  unsigned Before = Probes;
+  for (const Stmt *Child : S->children())
+    walk(Child);
+  visit(S);
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    AssertionProbe::instrument(S, *this);
+    ProbesInside[S] = Probes - Before;
+    if (Ctx.isDiscarded(E))
+      DiscardProbe::instrument(E, Before, *this);
+  }
+}
+
+void FunctionInstrumenter::visit(const Stmt *S) {
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S)) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      ReadProbe::instrument(Cast, *this);
+    return;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+    if (B->isAssignmentOp())
+      WriteProbe::instrument(B, *this);
+    return;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp())
+      WriteProbe::instrument(U, *this);
+    return;
+  }
+  if (const auto *D = dyn_cast<DeclStmt>(S)) {
+    DeclarationProbe::instrument(D, *this);
+    return;
+  }
+  if (isa<IfStmt, WhileStmt, DoStmt, ForStmt, SwitchStmt>(S)) {
+    ConditionProbe::instrument(S, *this);
+    return;
+  }
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    CallProbe::instrument(C, *this);
+    return;
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    FrameProbe::instrument(R, *this);
+}
+
+void FunctionInstrumenter::computeControlDependences() {
+  Stmt *Body = const_cast<Stmt *>(Function->getBody());
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(Function, Body, &Ctx.Ast, Options);
+  if (!Graph)
+    return;
+  ParentMap Parents(Body);
+  std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), &Parents));
+  if (!Map)
+    return;
+  ControlDependencyCalculator Dependences(Graph.get());
+  llvm::DenseMap<const CFGBlock *, std::vector<unsigned>> Cache;
+  for (auto &[SiteId, Anchor] : Anchors) {
+    const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
+    if (!Block)
+      continue;
+    auto [It, Inserted] = Cache.try_emplace(Block);
+    if (Inserted) {
+      for (CFGBlock *Controller :
+           Dependences.getControlDependencies(const_cast<CFGBlock *>(Block))) {
+        const Stmt *T = Controller->getTerminatorStmt();
+        if (!T)
+          continue;
+        auto Found = TerminatorSites.find(T);
+        if (Found == TerminatorSites.end())
+          continue;
+        if (std::find(It->second.begin(), It->second.end(), Found->second) == It->second.end())
+          It->second.push_back(Found->second);
+      }
+    }
+    std::vector<unsigned> &Controllers = Ctx.Sites[SiteId].Controllers;
+    for (unsigned C : It->second)
+      if (C != SiteId) // a loop test is not controlled by its own previous outcome
+        Controllers.push_back(C);
+  }
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,216 @@
+// Runs Clang on one file and rewrites it: the FrontendAction, the preprocessor hook that records
+// assert() invocations, and the AST consumer that hands each function to FunctionInstrumenter.
+#include "sleuth/instrumenter/instrumenter.h"
+
+#include "Context.h"
+#include "FunctionInstrumenter.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/MacroArgs.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace sleuth {
+namespace instrumenter {
+namespace {
+
+/// Records every active `assert(ARG)` spelled in the main file.
+class AssertRecorder : public PPCallbacks {
+public:
+  AssertRecorder(Preprocessor &PP, std::vector<AssertInvocation> &Out) : PP(PP), Out(Out) {}
+
+  void MacroExpands(const Token &Name, const MacroDefinition &MD, SourceRange Range,
+                    const MacroArgs *Args) override {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II || II->getName() != "assert" || !Args || Args->getNumMacroArguments() != 1)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    if (!Name.getLocation().isFileID() || !SM.isWrittenInMainFile(Name.getLocation()))
+      return;
+    const MacroInfo *MI = MD.getMacroInfo();
+    if (!MI || MI->getNumParams() != 1)
+      return;
+    // With NDEBUG, assert's body does not use its parameter: nothing is evaluated.
+    const IdentifierInfo *Param = *MI->param_begin();
+    bool UsesParam = false;
+    for (const Token &T : MI->tokens())
+      UsesParam |= T.getIdentifierInfo() == Param;
+    if (!UsesParam)
+      return;
+    const Token *First = Args->getUnexpArgument(0);
+    if (!First || First->is(tok::eof))
+      return;
+    const Token *Last = First;
+    for (const Token *T = First; T->isNot(tok::eof); ++T)
+      Last = T;
+    if (!First->getLocation().isFileID() || !Last->getLocation().isFileID())
+      return;
+    AssertInvocation A;
+    A.NameBegin = Name.getLocation();
+    A.RParen = Range.getEnd();
+    A.Argument = SourceRange(First->getLocation(), Last->getLocation());
+    // The `(`: the first token after the name.
+    std::optional<Token> Next =
+        Lexer::findNextToken(Name.getLocation(), SM, PP.getLangOpts());
+    if (!Next || Next->isNot(tok::l_paren))
+      return;
+    A.LParen = Next->getLocation();
+    CharSourceRange ArgRange = CharSourceRange::getTokenRange(A.Argument);
+    StringRef Text = Lexer::getSourceText(ArgRange, SM, PP.getLangOpts());
+    // The preprocessor stringizes with runs of white space folded to one space.
+    std::string Folded;
+    bool Space = false;
+    for (char C : Text) {
+      if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
+        Space = true;
+        continue;
+      }
+      if (Space && !Folded.empty())
+        Folded += ' ';
+      Space = false;
+      Folded += C;
+    }
+    A.ArgumentText = Folded;
+    Out.push_back(A);
+  }
+
+private:
+  Preprocessor &PP;
+  std::vector<AssertInvocation> &Out;
+};
+
+/// Finds the functions to instrument: bodies written in the main file, not constexpr.
+class FunctionFinder : public RecursiveASTVisitor<FunctionFinder> {
+public:
+  explicit FunctionFinder(Context &Ctx, InstrumentResult &Result) : Ctx(Ctx), Result(Result) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (!F->doesThisDeclarationHaveABody() || F->isDefaulted() || F->isDeleted())
+      return true;
+    if (!Ctx.SM.isWrittenInMainFile(Ctx.SM.getFileLoc(F->getLocation())))
+      return true;
+    if (F->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
+      return true;
+    if (F->isConstexpr() || F->isConsteval() || !Ctx.fileRange(F->getBody()).isValid()) {
+      ++Result.Skipped;
+      return true;
+    }
+    FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
+    if (FI.run())
+      ++Result.Functions;
+    else
+      ++Result.Skipped;
+    return true;
+  }
+
+private:
+  Context &Ctx;
+  InstrumentResult &Result;
+};
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts,
+           InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Result(Result) {}
+
+  void HandleTranslationUnit(ASTContext &Ast) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    SourceManager &SM = Ast.getSourceManager();
+    Rewriter Rewrite(SM, Ast.getLangOpts());
+    SiteTable Sites;
+    Context Ctx(Ast, Rewrite, Sites, Asserts);
+    FunctionFinder Finder(Ctx, Result);
+    Finder.TraverseDecl(Ast.getTranslationUnitDecl());
+    Ctx.applyEdits();
+    FileID Main = SM.getMainFileID();
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(Main);
+    std::string Path = Entry ? std::string(Entry->getName()) : "";
+    llvm::SmallString<256> Absolute(Path);
+    llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    std::string Body;
+    if (const RewriteBuffer *B = Rewrite.getRewriteBufferFor(Main))
+      Body.assign(B->begin(), B->end());
+    else
+      Body = SM.getBufferData(Main).str();
+    Result.Text = Sites.prologue(std::string(Absolute), Path, Ctx.isC()) + Body;
+    Result.Sites = unsigned(Sites.size());
+    Result.Ok = true;
+  }
+
+private:
+  CompilerInstance &CI;
+  std::vector<AssertInvocation> &Asserts;
+  InstrumentResult &Result;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  explicit Action(InstrumentResult &Result) : Result(Result) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
+    return std::make_unique<Consumer>(CI, Asserts, Result);
+  }
+
+private:
+  InstrumentResult &Result;
+  std::vector<AssertInvocation> Asserts;
+};
+
+class ActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit ActionFactory(InstrumentResult &Result) : Result(Result) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(Result); }
+
+private:
+  InstrumentResult &Result;
+};
+
+} // namespace
+} // namespace instrumenter
+
+std::string runtimeIncludeDir() { return SLEUTH_RUNTIME_INCLUDE_DIR; }
+
+InstrumentResult instrumentDependences(const InstrumentRequest &Request) {
+  InstrumentResult Result;
+  if (!llvm::sys::fs::exists(Request.File)) {
+    Result.Error = Request.File + ": no such file";
+    return Result;
+  }
+  std::vector<std::string> Args = Request.Arguments;
+  // Builtin headers (stddef.h, …) of the Clang we link against; warnings are the real
+  // compiler's business, so they are silenced here (-Werror must not fail the parse).
+  Args.push_back("-resource-dir=" SLEUTH_CLANG_RESOURCE_DIR);
+  Args.push_back("-w");
+  Args.push_back("-Wno-error");
+  std::string Directory = Request.Directory.empty() ? "." : Request.Directory;
+  tooling::FixedCompilationDatabase Database(Directory, Args);
+  tooling::ClangTool Tool(Database, {Request.File});
+  instrumenter::ActionFactory Factory(Result);
+  int Status = Tool.run(&Factory);
+  if (Status != 0 || !Result.Ok) {
+    Result.Ok = false;
+    if (Result.Error.empty())
+      Result.Error = Request.File + ": cannot instrument: Clang could not parse it (see the "
+                                    "diagnostics above)";
+  }
+  return Result;
+}
+
+} // namespace sleuth

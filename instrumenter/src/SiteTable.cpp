@@ -1,0 +1,63 @@
+#include "SiteTable.h"
+
+#include <cstdio>
+
+namespace sleuth::instrumenter {
+
+std::string cStringLiteral(const std::string &S) {
+  std::string Out = "\"";
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += char(C);
+    } else if (C == '?') {
+      Out += "\\?"; // no trigraphs in C89
+    } else if (C < 0x20 || C >= 0x7f) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\%03o", C);
+      Out += Buf;
+    } else {
+      Out += char(C);
+    }
+  }
+  return Out + "\"";
+}
+
+std::string SiteTable::prologue(const std::string &AbsolutePath,
+                                const std::string &LineDirectivePath, bool IsC) const {
+  std::string Out;
+  Out += "#include \"sleuth/runtime.h\"\n";
+  Out += "static const struct sleuth_site __sleuth_sites[] = {\n";
+  std::vector<unsigned> Cds;
+  for (const Site &S : Sites) {
+    unsigned Begin = unsigned(Cds.size());
+    Cds.insert(Cds.end(), S.Controllers.begin(), S.Controllers.end());
+    Out += "  {" + std::to_string(unsigned(S.Kind)) + ", " + std::to_string(S.Flags) + ", " +
+           std::to_string(S.Line) + ", " + std::to_string(S.Column) + ", " +
+           std::to_string(S.Function) + ", " + std::to_string(Begin) + ", " +
+           std::to_string(S.Controllers.size()) + ", " + cStringLiteral(S.Name) + "},\n";
+  }
+  if (Sites.empty()) // C forbids empty initializer lists
+    Out += "  {0, 0, 0, 0, 0, 0, 0, \"\"}\n";
+  Out += "};\n";
+  Out += "static const unsigned __sleuth_cds[] = {";
+  for (unsigned C : Cds)
+    Out += std::to_string(C) + ", ";
+  Out += "0};\n";
+  Out += "static const struct sleuth_func __sleuth_funcs[] = {\n";
+  for (const FunctionEntry &F : Functions)
+    Out += "  {" + std::to_string(F.BeginLine) + ", " + std::to_string(F.EndLine) + ", " +
+           cStringLiteral(F.Name) + "},\n";
+  if (Functions.empty())
+    Out += "  {0, 0, \"\"}\n";
+  Out += "};\n";
+  Out += "static struct sleuth_tu __sleuth_tu __attribute__((unused)) = {" +
+         cStringLiteral(AbsolutePath) + ", __sleuth_sites, " + std::to_string(Sites.size()) +
+         ", __sleuth_cds, __sleuth_funcs, " + std::to_string(Functions.size()) +
+         ", 0, 0, 0};\n";
+  (void)IsC;
+  Out += "#line 1 " + cStringLiteral(LineDirectivePath) + "\n";
+  return Out;
+}
+
+} // namespace sleuth::instrumenter

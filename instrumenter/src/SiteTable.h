@@ -1,0 +1,55 @@
+// The table of static sites of one translation unit, emitted into the rewritten file as
+// `struct sleuth_site` records (see runtime/include/sleuth/runtime.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sleuth::instrumenter {
+
+enum class SiteKind : unsigned { Var = 0, Param = 1, Test = 2, Ret = 3, Assert = 4, Call = 5 };
+
+/// Site flag: the write also reads the old value (x += y, x++); SLEUTH_FLAG_COMPOUND.
+inline constexpr unsigned CompoundWrite = 1;
+
+struct Site {
+  SiteKind Kind;
+  unsigned Flags = 0;
+  unsigned Line = 0, Column = 0;
+  unsigned Function = 0;
+  std::string Name;
+  std::vector<unsigned> Controllers; // local ids of test sites (static control dependences)
+};
+
+struct FunctionEntry {
+  unsigned BeginLine = 0, EndLine = 0;
+  std::string Name;
+};
+
+class SiteTable {
+public:
+  unsigned add(Site S) {
+    Sites.push_back(std::move(S));
+    return unsigned(Sites.size() - 1);
+  }
+  unsigned addFunction(FunctionEntry F) {
+    Functions.push_back(std::move(F));
+    return unsigned(Functions.size() - 1);
+  }
+  Site &operator[](unsigned Id) { return Sites[Id]; }
+  size_t size() const { return Sites.size(); }
+  size_t numFunctions() const { return Functions.size(); }
+
+  /// The declarations that go before the first line of the rewritten file.
+  std::string prologue(const std::string &AbsolutePath, const std::string &LineDirectivePath,
+                       bool IsC) const;
+
+private:
+  std::vector<Site> Sites;
+  std::vector<FunctionEntry> Functions;
+};
+
+/// A C string literal for S.
+std::string cStringLiteral(const std::string &S);
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,49 @@
+#include "Probes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
+  // Overloaded operators and literals have no call syntax to mark beside; their operands'
+  // reads simply flow into the result.
+  if (isa<CXXOperatorCallExpr, UserDefinedLiteral, CUDAKernelCallExpr>(Call))
+    return false;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && Callee->getBuiltinID() != 0)
+    return false;
+  // The C and C++ libraries are not instrumented: the result depends on the arguments, which is
+  // what leaving their reads pending gives.
+  if (Callee && F.Ctx.SM.isInSystemHeader(Callee->getCanonicalDecl()->getLocation()))
+    return false;
+  CharSourceRange R = F.Ctx.fileRange(Call);
+  if (R.isInvalid())
+    return false;
+  unsigned Key = 0;
+  if (Callee) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+    if (!Method || !Method->isVirtual())
+      Key = FunctionInstrumenter::calleeKey(Callee);
+  }
+  unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
+  std::string Unit = Context::unitAndSite(Site);
+  unsigned Position = 0;
+  for (const Expr *Arg : Call->arguments()) {
+    ++Position;
+    if (isa<CXXDefaultArgExpr>(Arg) || isa<InitListExpr>(Arg->IgnoreImplicit()) ||
+        !F.hasProbesInside(Arg))
+      continue;
+    CharSourceRange AR = F.Ctx.fileRange(Arg);
+    if (AR.isInvalid())
+      continue;
+    F.Ctx.wrap(AR, "((void)sleuth_arg(" + Unit + ", " + std::to_string(Position) + "), ", ")");
+  }
+  F.Ctx.wrap(R, "((void)sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")");
+  F.countProbe();
+  return true;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,95 @@
+#include "Probes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+static bool isTrackedVariable(const VarDecl *V) {
+  QualType T = V->getType();
+  return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() && !T->isReferenceType() &&
+         !T->isVariablyModifiedType() && !T->isAtomicType() && !isa<DecompositionDecl>(V) &&
+         !isa<ParmVarDecl>(V) && V->getStorageClass() != SC_Register &&
+         !T->isDependentType() && !V->getDeclName().isEmpty();
+}
+
+// The type named by the declaration's specifiers, without the declarator's *, [] and ():
+// extra declarators appended to the declaration get this type.
+static QualType specifierType(const VarDecl *V) {
+  TypeSourceInfo *TSI = V->getTypeSourceInfo();
+  if (!TSI)
+    return {};
+  TypeLoc TL = TSI->getTypeLoc();
+  while (true) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto P = TL.getAs<PointerTypeLoc>())
+      TL = P.getPointeeLoc();
+    else if (auto A = TL.getAs<ArrayTypeLoc>())
+      TL = A.getElementLoc();
+    else if (auto Pa = TL.getAs<ParenTypeLoc>())
+      TL = Pa.getInnerLoc();
+    else if (auto Fn = TL.getAs<FunctionTypeLoc>())
+      TL = Fn.getReturnLoc();
+    else
+      break;
+  }
+  return TL.getType();
+}
+
+bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F) {
+  CharSourceRange Whole = F.Ctx.fileRange(Decl);
+  if (Whole.isInvalid())
+    return false;
+  std::vector<const VarDecl *> Tracked;
+  for (const clang::Decl *D : Decl->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (V && isTrackedVariable(V) && F.Ctx.fileRange(V->getSourceRange()).isValid())
+      Tracked.push_back(V);
+  }
+  if (Tracked.empty())
+    return false;
+  const Stmt *Parent = F.Ctx.parent(Decl);
+  bool InBlock = Parent && isa<CompoundStmt>(Parent);
+  bool Single = Decl->isSingleDecl();
+  // Several declarators (`int a = f(), b = a;`): each write is recorded right after its own
+  // declarator, by a dummy declarator of the specifier type, which must accept an int.
+  QualType Spec = specifierType(Tracked.front());
+  bool InlineDeclarators = !Single && !Spec.isNull() && Spec->isArithmeticType() &&
+                           !Spec->getContainedAutoType();
+  if (!InBlock && !InlineDeclarators) {
+    // for (T x = …;) with a class type: a dummy declarator would not convert; leave it.
+    if (!(Single && Spec.isNull() == false && Spec->isArithmeticType() &&
+          !Spec->getContainedAutoType() && Parent && isa<ForStmt>(Parent)))
+      return false;
+    InlineDeclarators = true;
+  }
+  std::string Statement;
+  for (const VarDecl *V : Tracked) {
+    std::string Name = V->getNameAsString();
+    unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
+    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : "&(" + Name + ")";
+    std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = " +
+                        "sleuth_decl(" + Context::unitAndSite(Site) + ", " + Addr +
+                        ", sizeof(" + Name + "))";
+    if (InlineDeclarators) {
+      CharSourceRange R = F.Ctx.fileRange(V->getSourceRange());
+      F.Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", ", " + Dummy);
+    } else {
+      Statement += " int " + Dummy + ";";
+    }
+    F.countProbe();
+  }
+  if (!Statement.empty()) {
+    // After the declaration's semicolon (the DeclStmt ends with it), on the same line.
+    SourceLocation Semi = Lexer::getLocForEndOfToken(Whole.getEnd().getLocWithOffset(-1), 0,
+                                                     F.Ctx.SM, F.Ctx.Ast.getLangOpts());
+    F.Ctx.wrap(CharSourceRange::getCharRange(Semi, Semi), "", Statement);
+  }
+  F.markConsumed(Decl);
+  return true;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,21 @@
+#include "Probes.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F) {
+  if (F.probeCount() == ProbesBefore || F.isConsumed(E->IgnoreParens()))
+    return false;
+  // Only full expressions in statement position: `f(x);`, a for-increment.
+  const Stmt *Parent = F.Ctx.parent(E);
+  if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr>(Parent))
+    return false;
+  CharSourceRange R = F.Ctx.fileRange(E);
+  if (R.isInvalid())
+    return false;
+  F.Ctx.wrap(R, "((void)(", "), sleuth_discard())");
+  return true;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,94 @@
+#include "Probes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
+  const auto *Body = cast<CompoundStmt>(F.Function->getBody());
+  std::string Params;
+  unsigned Position = 0;
+  for (const ParmVarDecl *P : F.Function->parameters()) {
+    ++Position;
+    QualType T = P->getType();
+    if (P->getDeclName().isEmpty() || T->isReferenceType() || T->isDependentType() ||
+        P->getStorageClass() == SC_Register || T->isVariablyModifiedType())
+      continue;
+    std::string Name = P->getNameAsString();
+    unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
+    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : "&(" + Name + ")";
+    Params += "(void)sleuth_param(" + Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" +
+              Name + "), " + std::to_string(Position) + "u)";
+    Params += F.isCxx() ? "; " : ", ";
+  }
+  std::string Key = std::to_string(FunctionInstrumenter::calleeKey(F.Function)) + "u";
+  std::string Func = std::to_string(F.FunctionId) + "u";
+  std::string Entry;
+  if (F.isCxx()) {
+    Entry = " sleuth::Frame __sleuth_frame(&__sleuth_tu, " + Func + ", " + Key + "); " + Params;
+  } else {
+    // A declaration, since C89 allows no statement before the body's declarations.
+    Entry = " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&__sleuth_tu, " +
+            Func + ", " + Key + ", __builtin_frame_address(0)), " + Params + "0);";
+    // Falling off the end of the body leaves the frame too.
+    F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
+  }
+  F.Ctx.insertAfterToken(F.Ctx.SM.getFileLoc(Body->getLBracLoc()), Entry);
+  return true;
+}
+
+bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
+  CharSourceRange R = F.Ctx.fileRange(Return);
+  if (R.isInvalid())
+    return false;
+  const Expr *Value = Return->getRetValue();
+  SourceLocation After = Lexer::findLocationAfterToken(
+      R.getEnd().getLocWithOffset(-1), tok::semi, F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
+  if (After.isInvalid())
+    return false;
+  CharSourceRange Whole = CharSourceRange::getCharRange(R.getBegin(), After);
+  if (!Value) {
+    if (!F.isCxx())
+      F.Ctx.wrap(Whole, "{ sleuth_leave(); ", " }");
+    return true;
+  }
+  std::string Name = "<" + F.Name + "() return value>";
+  if (Value->getType()->isVoidType()) {
+    if (!F.isCxx())
+      F.Ctx.wrap(Whole, "{ sleuth_leave(); ", " }");
+    return true;
+  }
+  unsigned Site = F.addSite(SiteKind::Ret, Value, Return->getReturnLoc(), Name);
+  std::string Unit = Context::unitAndSite(Site);
+  F.countProbe();
+  if (F.isCxx()) {
+    // The frame's destructor completes the node after the value was computed, which keeps
+    // `return x;` eligible for implicit move and NRVO.
+    F.Ctx.wrap(Whole, "{ __sleuth_frame.ret(" + std::to_string(Site) + "u); ", " }");
+    return true;
+  }
+  QualType Returned = F.Function->getReturnType().getCanonicalType();
+  QualType Given = Value->IgnoreParenImpCasts()->getType().getCanonicalType();
+  CharSourceRange RV = F.Ctx.fileRange(Value);
+  if (RV.isInvalid())
+    return false;
+  if (Returned->isPointerType() && Given->isIntegerType()) {
+    // `return 0;` from a pointer function: a temporary would turn the null pointer constant
+    // into an int. Such a value reads nothing.
+    F.Ctx.wrap(Whole, "{ sleuth_ret(" + Unit + "); ", " }");
+    return true;
+  }
+  // C has no destructors: compute the value into a temporary, complete the node, return it.
+  CharSourceRange Keyword = CharSourceRange::getCharRange(
+      R.getBegin(), RV.getBegin());
+  F.Ctx.replace(Keyword, "{ __extension__ __auto_type __sleuth_rv = (");
+  F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
+  F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
+             " sleuth_ret(" + Unit + "); return __sleuth_rv; }");
+  return true;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,61 @@
+// The probe kinds of dependence mode, one class each (as clang-tidy has one class per check).
+// Each `instrument` is called in post-order for every node of a function body that the walker
+// considers; it returns true if it rewrote the node.
+#pragma once
+
+#include "../FunctionInstrumenter.h"
+
+namespace sleuth::instrumenter {
+
+/// Reads: an lvalue-to-rvalue conversion of an addressable lvalue records the lvalue's origin.
+class ReadProbe {
+public:
+  static bool instrument(const clang::ImplicitCastExpr *Cast, FunctionInstrumenter &F);
+};
+
+/// Writes: `=`, compound assignments, `++`/`--` on scalars.
+class WriteProbe {
+public:
+  static bool instrument(const clang::BinaryOperator *Assign, FunctionInstrumenter &F);
+  static bool instrument(const clang::UnaryOperator *IncDec, FunctionInstrumenter &F);
+};
+
+/// Declarations with initializers: each declarator's write is recorded right after it.
+class DeclarationProbe {
+public:
+  static bool instrument(const clang::DeclStmt *Decl, FunctionInstrumenter &F);
+};
+
+/// Conditions of if/while/for/do/switch become <test> nodes.
+class ConditionProbe {
+public:
+  static bool instrument(const clang::Stmt *Statement, FunctionInstrumenter &F);
+};
+
+/// Calls and their arguments: arguments flow into the callee's parameters.
+class CallProbe {
+public:
+  static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
+/// Function entry (frame, parameters), returns and the end of C functions.
+class FrameProbe {
+public:
+  static bool instrumentEntry(FunctionInstrumenter &F);
+  static bool instrument(const clang::ReturnStmt *Return, FunctionInstrumenter &F);
+};
+
+/// `assert(ARG)`: ARG's reads flow into an <assertion> node; the failure message is unchanged.
+class AssertionProbe {
+public:
+  static bool instrument(const clang::Stmt *Statement, FunctionInstrumenter &F);
+};
+
+/// Expression statements whose value is discarded: their pending reads are dropped, so they do
+/// not leak into the next node.
+class DiscardProbe {
+public:
+  static bool instrument(const clang::Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F);
+};
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,83 @@
+#include "Probes.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+static bool canTrackWrite(const Expr *L) {
+  QualType T = L->getType();
+  return hasAddress(L) && !T->isAtomicType() && !T->isVariablyModifiedType() &&
+         !L->isInstantiationDependent();
+}
+
+// `x` again, as a read: the value of an assignment flows on from the node it created.
+static std::string rereadC(const std::string &Text) {
+  return "((void)sleuth_get(&(" + Text + "), sizeof(" + Text + ")), " + Text + ")";
+}
+
+bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &F) {
+  const Expr *L = Assign->getLHS();
+  if (!canTrackWrite(L) || Assign->isInstantiationDependent())
+    return false;
+  CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(L);
+  if (RA.isInvalid() || RL.isInvalid())
+    return false;
+  std::string Text = F.Ctx.text(RL);
+  unsigned Flags = Assign->isCompoundAssignmentOp() ? CompoundWrite : 0;
+  unsigned Site = F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Flags);
+  std::string Unit = Context::unitAndSite(Site);
+  bool Discarded = F.Ctx.isDiscarded(Assign);
+  if (F.isCxx()) {
+    // The assignment yields the assigned object: take its address from there, once.
+    F.Ctx.wrap(RA, "sleuth::wrote(" + Unit + ", ", ")");
+  } else if (isRepeatable(L, F.Ctx.Ast)) {
+    std::string Set = "sleuth_set(" + Unit + ", &(" + Text + "), sizeof(" + Text + "))";
+    if (Discarded)
+      F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
+    else
+      F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(Text) + ")");
+  } else {
+    // *p++ = v: the target's address is taken once, before the store, and the write completes
+    // after it.
+    F.Ctx.wrap(RL, "(*(__typeof__(" + Text + ") *)sleuth_setp(" + Unit + ", &(",
+               "), sizeof(" + Text + ")))");
+    if (Discarded)
+      F.Ctx.wrap(RA, "((void)(", "), (void)sleuth_commit())");
+    else
+      F.Ctx.wrap(RA, "(*(__typeof__(" + Text + ") *)((void)(", "), sleuth_commit()))");
+  }
+  F.markConsumed(Assign);
+  F.countProbe();
+  return true;
+}
+
+bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F) {
+  const Expr *L = IncDec->getSubExpr();
+  if (!canTrackWrite(L))
+    return false;
+  CharSourceRange RU = F.Ctx.fileRange(IncDec), RL = F.Ctx.fileRange(L);
+  if (RU.isInvalid() || RL.isInvalid())
+    return false;
+  std::string Text = F.Ctx.text(RL);
+  unsigned Site = F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), Text, CompoundWrite);
+  std::string Unit = Context::unitAndSite(Site);
+  if (F.isCxx()) {
+    if (IncDec->isPrefix())
+      F.Ctx.wrap(RU, "sleuth::wrote(" + Unit + ", ", ")");
+    else
+      F.Ctx.wrap(RL, "sleuth::wrote(" + Unit + ", ", ")");
+  } else if (F.Ctx.isDiscarded(IncDec) && isRepeatable(L, F.Ctx.Ast)) {
+    F.Ctx.wrap(RU, "((void)(",
+               "), sleuth_set(" + Unit + ", &(" + Text + "), sizeof(" + Text + ")))");
+  } else {
+    // The value is used (a[i++]): record the write first; the old value's origin is still in
+    // the shadow, which is what a compound write reads.
+    F.Ctx.wrap(RL, "(*(__typeof__(" + Text + ") *)sleuth_setnow(" + Unit + ", &(",
+               "), sizeof(" + Text + ")))");
+  }
+  F.markConsumed(IncDec);
+  F.countProbe();
+  return true;
+}
+
+} // namespace sleuth::instrumenter

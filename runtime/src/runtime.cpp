@@ -1,0 +1,337 @@
+// The sleuth runtime: dynamic data and control dependences of an instrumented program.
+//
+// Model (design brief §4, after the Debugging Book's DependencyTracker):
+// - A node is a static site; every execution of a site merges into one node.
+// - Memory remembers, per byte, the node that last wrote it (the shadow map), so writes through
+//   pointers, references, arrays and fields are seen by reads under any other name.
+// - Reads accumulate as "pending reads" of the current frame; the next node created in the frame
+//   (write, test, return, assertion) depends on them and consumes them.
+// - Control: each site carries its static controlling tests (computed by the instrumenter from
+//   Clang's CFG); the dynamic controller is the one executed most recently in the current frame,
+//   or else the test that controlled the call of the current function.
+#include "sleuth/runtime.h"
+
+#include "edge_set.h"
+#include "shadow_memory.h"
+#include "state.h"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unistd.h>
+
+using namespace sleuth::rt;
+
+namespace sleuth::rt {
+
+Registry &registry() {
+  static Registry *R = new Registry; // never destroyed: used from exit and signal handlers
+  return *R;
+}
+
+ShadowMemory &shadow() {
+  static ShadowMemory *S = new ShadowMemory;
+  return *S;
+}
+
+namespace {
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState *CurrentThread = nullptr;
+} // namespace
+
+ThreadState &newThreadState() {
+  auto *T = new ThreadState;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Lock(R.Mutex);
+  T->Number = static_cast<unsigned>(R.Threads.size());
+  R.Threads.push_back(T);
+  // The bottom frame: code that runs outside any instrumented function (static initializers).
+  T->Frames.push_back(Frame{});
+  CurrentThread = T;
+  return *T;
+}
+
+inline ThreadState &thread() {
+  ThreadState *T = CurrentThread;
+  if (__builtin_expect(T == nullptr, 0))
+    return newThreadState();
+  return *T;
+}
+
+void registerUnit(sleuth_tu *Tu) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Lock(R.Mutex);
+  if (__atomic_load_n(&Tu->base, __ATOMIC_ACQUIRE) != 0)
+    return;
+  Tu->file_id = static_cast<unsigned>(R.Units.size());
+  Tu->func_base = R.NumFuncs;
+  R.NumFuncs += Tu->num_funcs;
+  unsigned Base = R.NumSites;
+  R.NumSites += Tu->num_sites;
+  R.Units.push_back(Tu);
+  for (unsigned I = 0; I < Tu->num_sites; ++I)
+  {
+    R.Sites.push_back(SiteRef{Tu, I});
+    bool IsNode = Tu->sites[I].kind <= SLEUTH_SITE_ASSERT;
+    R.FileIds.push_back(IsNode ? R.NumGraphNodes++ : NoNode);
+  }
+  installExitHandlers();
+  __atomic_store_n(&Tu->base, Base + 1, __ATOMIC_RELEASE);
+}
+
+inline unsigned nodeOf(sleuth_tu *Tu, unsigned Site) {
+  unsigned Base = __atomic_load_n(&Tu->base, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(Base == 0, 0)) {
+    registerUnit(Tu);
+    Base = Tu->base;
+  }
+  return Base - 1 + Site;
+}
+
+} // namespace sleuth::rt
+
+namespace {
+
+// The controlling test of `Site` right now: among its static controllers, the one executed
+// last in the current frame; otherwise whatever controlled the call of this function.
+unsigned resolveControl(ThreadState &T, sleuth_tu *Tu, const sleuth_site &Site) {
+  const Frame &F = T.Frames.back();
+  unsigned Best = NoNode;
+  uint64_t BestSeq = F.EntrySeq;
+  unsigned Base = Tu->base - 1;
+  for (unsigned I = 0; I < Site.cd_count; ++I) {
+    unsigned Test = Base + Tu->cds[Site.cd_begin + I];
+    uint64_t Seq = T.lastExecution(Test);
+    if (Seq > BestSeq) {
+      BestSeq = Seq;
+      Best = Test;
+    }
+  }
+  return Best != NoNode ? Best : F.CallControl;
+}
+
+// Creates (or revisits) node `Node` for `Site`: depends on the pending reads of the frame and on
+// its controlling test; the pending reads are consumed.
+void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node) {
+  const sleuth_site &S = Tu->sites[Site];
+  Frame &F = T.Frames.back();
+  for (size_t I = F.ReadBase, E = T.Pending.size(); I < E; ++I)
+    T.Data.insert(Node, T.Pending[I]);
+  T.Pending.resize(F.ReadBase);
+  unsigned Control = resolveControl(T, Tu, S);
+  if (Control != NoNode)
+    T.Control.insert(Node, Control);
+  T.countHit(Node);
+  T.Last = Node;
+}
+
+void pushOrigins(ThreadState &T, const void *Addr, unsigned long Size) {
+  shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending);
+}
+
+void leaveFrame(ThreadState &T) {
+  if (T.Frames.size() <= 1)
+    return; // unbalanced leave (e.g. a C frame popped lazily already): ignore
+  Frame &F = T.Frames.back();
+  T.Pending.resize(F.ReadBase);
+  T.ArgOrigins.resize(F.ArgBase);
+  unsigned Depth = static_cast<unsigned>(T.Frames.size() - 1);
+  while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
+    T.Calls.pop_back();
+  T.Frames.pop_back();
+}
+
+// The call record of `CallNode` made in the current frame; records of calls made later in this
+// frame whose callee never entered (uninstrumented callees) are dropped on the way.
+CallRecord *findCall(ThreadState &T, unsigned CallNode) {
+  unsigned Depth = static_cast<unsigned>(T.Frames.size());
+  for (size_t I = T.Calls.size(); I-- > 0;) {
+    CallRecord &C = T.Calls[I];
+    if (C.Depth != Depth)
+      break;
+    if (C.Site == CallNode) {
+      T.Calls.resize(I + 1);
+      return &T.Calls.back();
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+extern "C" {
+
+void sleuth_get(const void *Addr, unsigned long Size) {
+  pushOrigins(thread(), Addr, Size);
+}
+
+void *sleuth_getp(const void *Addr, unsigned long Size) {
+  pushOrigins(thread(), Addr, Size);
+  return const_cast<void *>(Addr);
+}
+
+void sleuth_set(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
+    pushOrigins(T, Addr, Size); // the shadow still holds the old value's origin
+  makeNode(T, Tu, Site, Node);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+}
+
+void *sleuth_setp(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
+  ThreadState &T = thread();
+  T.PendingWrites.push_back(PendingWrite{Tu, Site, Addr, Size});
+  return Addr;
+}
+
+void *sleuth_commit(void) {
+  ThreadState &T = thread();
+  if (T.PendingWrites.empty())
+    return nullptr;
+  PendingWrite W = T.PendingWrites.back();
+  T.PendingWrites.pop_back();
+  sleuth_set(W.Tu, W.Site, W.Addr, W.Size);
+  return W.Addr;
+}
+
+void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
+  sleuth_set(Tu, Site, Addr, Size);
+  return Addr;
+}
+
+int sleuth_decl(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size) {
+  sleuth_set(Tu, Site, Addr, Size);
+  return 0;
+}
+
+void sleuth_discard(void) {
+  ThreadState &T = thread();
+  T.Pending.resize(T.Frames.back().ReadBase);
+}
+
+int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  makeNode(T, Tu, Site, Node);
+  T.setLastExecution(Node, ++T.Seq);
+  return Outcome;
+}
+
+unsigned long sleuth_switch(sleuth_tu *Tu, unsigned Site, unsigned long Value) {
+  sleuth_test(Tu, Site, 1);
+  return Value;
+}
+
+int sleuth_assert(sleuth_tu *Tu, unsigned Site, int Outcome) {
+  ThreadState &T = thread();
+  makeNode(T, Tu, Site, nodeOf(Tu, Site));
+  return Outcome;
+}
+
+void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line,
+                        const char *Function) {
+  // The same words as glibc's __assert_fail, so that instrumented programs fail alike.
+  extern char *program_invocation_short_name;
+  std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name,
+               File, Line, Function, Expr);
+  std::fflush(stderr);
+  std::abort();
+}
+
+void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  CallRecord C;
+  C.Depth = static_cast<unsigned>(T.Frames.size());
+  C.Site = Node;
+  C.Key = CalleeKey;
+  C.ReadBase = static_cast<unsigned>(T.Pending.size());
+  C.Control = resolveControl(T, Tu, Tu->sites[Site]);
+  T.Calls.push_back(C);
+}
+
+void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
+  ThreadState &T = thread();
+  CallRecord *C = findCall(T, nodeOf(Tu, Site));
+  if (C == nullptr)
+    return;
+  if (C->NumMarks < CallRecord::MaxMarks) {
+    C->Marks[C->NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+  }
+}
+
+void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress) {
+  ThreadState &T = thread();
+  nodeOf(Tu, 0); // registers the unit
+  uintptr_t Address = reinterpret_cast<uintptr_t>(FrameAddress);
+  if (Address != 0) {
+    // C frames abandoned by longjmp: any frame at or below this one on the stack is dead.
+    while (T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
+           T.Frames.back().CAddress <= Address)
+      leaveFrame(T);
+  }
+  unsigned Depth = static_cast<unsigned>(T.Frames.size());
+  Frame F;
+  F.CAddress = Address;
+  F.EntrySeq = T.Seq;
+  F.ArgBase = static_cast<unsigned>(T.ArgOrigins.size());
+  // Match the caller's call record: drop records of calls whose callee never entered.
+  while (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
+    CallRecord &C = T.Calls.back();
+    if (C.Key == 0 || Key == 0 || C.Key == Key)
+      break;
+    T.Calls.pop_back();
+  }
+  if (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
+    CallRecord C = T.Calls.back();
+    T.Calls.pop_back();
+    // Argument i read what was read between its mark and the next mark (evaluation order of
+    // arguments is unspecified, so sort marks by position).
+    std::sort(C.Marks, C.Marks + C.NumMarks,
+              [](const ArgMark &A, const ArgMark &B) { return A.Pos < B.Pos; });
+    unsigned End = static_cast<unsigned>(T.Pending.size());
+    for (unsigned I = 0; I < C.NumMarks; ++I) {
+      unsigned From = C.Marks[I].Pos;
+      unsigned To = I + 1 < C.NumMarks ? C.Marks[I + 1].Pos : End;
+      for (unsigned P = From; P < To; ++P)
+        T.ArgOrigins.push_back(ArgOrigin{C.Marks[I].Position, T.Pending[P]});
+    }
+    T.Pending.resize(C.ReadBase);
+    F.CallControl = C.Control;
+  } else {
+    F.CallControl = NoNode;
+  }
+  F.ReadBase = static_cast<unsigned>(T.Pending.size());
+  F.Func = Tu->func_base + Func;
+  T.Frames.push_back(F);
+}
+
+void sleuth_param(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size,
+                  unsigned Position) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  Frame &F = T.Frames.back();
+  for (size_t I = F.ArgBase, E = T.ArgOrigins.size(); I < E; ++I)
+    if (T.ArgOrigins[I].Position == Position)
+      T.Pending.push_back(T.ArgOrigins[I].Origin);
+  makeNode(T, Tu, Site, Node);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+}
+
+void sleuth_ret(sleuth_tu *Tu, unsigned Site) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  makeNode(T, Tu, Site, Node);
+  leaveFrame(T);
+  T.Pending.push_back(Node); // the caller's expression reads the return value
+}
+
+void sleuth_leave(void) { leaveFrame(thread()); }
+
+void sleuth_flush(void) { writeDependenceFile(WriteReason::Explicit, 0); }
+
+} // extern "C"

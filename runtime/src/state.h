@@ -1,0 +1,103 @@
+// Per-thread tracking state and the program-wide registry of units and threads.
+#pragma once
+
+#include "edge_set.h"
+#include "shadow_memory.h"
+#include "sleuth/runtime.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace sleuth::rt {
+
+struct Frame {
+  unsigned ReadBase = 0;        // pending reads below this belong to callers
+  unsigned ArgBase = 0;         // this frame's argument origins start here
+  unsigned CallControl = NoNode; // the test that controlled the call of this function
+  unsigned Func = 0;
+  uint64_t EntrySeq = 0; // tests executed after this belong to this frame
+  uintptr_t CAddress = 0;
+};
+
+struct ArgMark {
+  unsigned Pos;      // index into the pending reads where the argument began
+  unsigned Position; // 1-based argument number
+};
+
+struct CallRecord {
+  static constexpr unsigned MaxMarks = 16;
+  unsigned Depth = 0; // number of frames when the call was made
+  unsigned Site = 0;
+  unsigned Key = 0;
+  unsigned ReadBase = 0;
+  unsigned Control = NoNode;
+  unsigned NumMarks = 0;
+  ArgMark Marks[MaxMarks];
+};
+
+struct ArgOrigin {
+  unsigned Position;
+  unsigned Origin;
+};
+
+struct PendingWrite {
+  sleuth_tu *Tu;
+  unsigned Site;
+  void *Addr;
+  unsigned long Size;
+};
+
+struct ThreadState {
+  unsigned Number = 0;
+  std::vector<uint32_t> Pending;
+  std::vector<Frame> Frames;
+  std::vector<CallRecord> Calls;
+  std::vector<ArgOrigin> ArgOrigins;
+  std::vector<PendingWrite> PendingWrites;
+  std::vector<uint64_t> LastExecution; // by node: sequence number of its latest execution
+  std::vector<uint32_t> Hits;          // by node
+  EdgeSet Data, Control;
+  uint64_t Seq = 0;
+  uint32_t Last = NoNode;
+
+  uint64_t lastExecution(uint32_t Node) const {
+    return Node < LastExecution.size() ? LastExecution[Node] : 0;
+  }
+  void setLastExecution(uint32_t Node, uint64_t S) {
+    if (Node >= LastExecution.size())
+      LastExecution.resize(std::max<size_t>(Node + 1, LastExecution.size() * 2), 0);
+    LastExecution[Node] = S;
+  }
+  void countHit(uint32_t Node) {
+    if (__builtin_expect(Node >= Hits.size(), 0))
+      Hits.resize(std::max<size_t>(Node + 1, Hits.size() * 2), 0);
+    ++Hits[Node];
+  }
+};
+
+struct SiteRef {
+  sleuth_tu *Tu;
+  unsigned Index;
+};
+
+struct Registry {
+  std::mutex Mutex;
+  std::vector<sleuth_tu *> Units;
+  std::vector<SiteRef> Sites; // by node id
+  std::vector<uint32_t> FileIds; // by node id: dense id in the dependence file (graph nodes only)
+  unsigned NumGraphNodes = 0;
+  std::vector<ThreadState *> Threads;
+  unsigned NumSites = 0;
+  unsigned NumFuncs = 0;
+};
+
+Registry &registry();
+ShadowMemory &shadow();
+
+enum class WriteReason { Exit, Signal, Explicit };
+void installExitHandlers();
+void writeDependenceFile(WriteReason Reason, int Code);
+
+} // namespace sleuth::rt
