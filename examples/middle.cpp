@@ -1,6 +1,3 @@
-// The Debugging Book's middle(): returns the middle of three numbers, but not always.
-#include <cstdio>
-
 int middle(int x, int y, int z) {
     if (y < z) {
         if (x < y)
@@ -15,6 +12,10 @@ int middle(int x, int y, int z) {
     }
     return z;
 }
+
+// The Debugging Book's middle(): returns the middle of three numbers, but for (2, 1, 3) it
+// returns 1 instead of 2. The backward slice of its return value shows why.
+#include <cstdio>
 
 int main() {
     int m = middle(2, 1, 3);

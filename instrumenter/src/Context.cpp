@@ -43,6 +43,26 @@ CharSourceRange Context::fileRange(SourceRange R) const {
   return {};
 }
 
+CharSourceRange Context::statementRange(const Stmt *S) const {
+  CharSourceRange R = fileRange(S);
+  if (R.isInvalid() || isa<CompoundStmt>(S))
+    return R;
+  std::optional<Token> Next =
+      Lexer::findNextToken(R.getEnd().getLocWithOffset(-1), SM, Ast.getLangOpts());
+  if (Next && Next->is(tok::semi) && Next->getLocation() == R.getEnd())
+    return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
+  if (Next && Next->is(tok::semi)) {
+    // white space between the statement and its `;`
+    bool Invalid = false;
+    StringRef Between = Lexer::getSourceText(
+        CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), SM, Ast.getLangOpts(),
+        &Invalid);
+    if (!Invalid && Between.trim().empty())
+      return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
+  }
+  return R;
+}
+
 std::string Context::text(CharSourceRange R) const {
   bool Invalid = false;
   StringRef T = Lexer::getSourceText(R, SM, Ast.getLangOpts(), &Invalid);
@@ -120,8 +140,10 @@ void Context::applyEdits() {
     Rewrite.InsertTextAfter(Locations[Offset], Text);
   }
   Edits.clear();
+  // By original length: the range-based overload would also swallow text inserted at its end.
   for (auto &[R, T] : Replacements)
-    Rewrite.ReplaceText(R, T);
+    Rewrite.ReplaceText(R.getBegin(),
+                        SM.getFileOffset(R.getEnd()) - SM.getFileOffset(R.getBegin()), T);
   Replacements.clear();
 }
 

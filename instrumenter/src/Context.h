@@ -59,6 +59,9 @@ public:
   }
   bool inFile(const clang::Stmt *S) const { return fileRange(S).isValid(); }
 
+  /// A statement's characters including its terminating `;` (if it has one).
+  clang::CharSourceRange statementRange(const clang::Stmt *S) const;
+
   /// The original text of a node (before any edit), whitespace runs folded to one space.
   std::string text(const clang::Stmt *S) const;
   std::string text(clang::CharSourceRange R) const;

@@ -111,6 +111,16 @@ void FunctionInstrumenter::walk(const Stmt *S) {
       return;
     }
   }
+  if (const auto *For = dyn_cast<CXXForRangeStmt>(S)) {
+    // The implicit __range/__begin/__end statements have no spelling of their own.
+    unsigned Before = Probes;
+    walk(For->getInit());
+    walk(For->getRangeInit());
+    walk(For->getBody());
+    ProbesInside[S] = Probes - Before;
+    RangeForProbe::instrument(For, *this);
+    return;
+  }
   if (const auto *D = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dc : D->decls())
       if (const auto *V = dyn_cast<VarDecl>(Dc))

@@ -138,7 +138,8 @@ void leaveFrame(ThreadState &T) {
   Frame &F = T.Frames.back();
   T.Pending.resize(F.ReadBase);
   T.ArgOrigins.resize(F.ArgBase);
-  unsigned Depth = static_cast<unsigned>(T.Frames.size() - 1);
+  // Calls made inside the leaving frame were recorded with Depth == Frames.size().
+  unsigned Depth = static_cast<unsigned>(T.Frames.size());
   while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
     T.Calls.pop_back();
   T.Frames.pop_back();

@@ -32,6 +32,13 @@ public:
   static bool instrument(const clang::Stmt *Statement, FunctionInstrumenter &F);
 };
 
+/// Range-for: each iteration writes the loop variable from the range (as the book's `for c in
+/// s` makes `c` depend on `s`).
+class RangeForProbe {
+public:
+  static bool instrument(const clang::CXXForRangeStmt *For, FunctionInstrumenter &F);
+};
+
 /// Calls and their arguments: arguments flow into the callee's parameters.
 class CallProbe {
 public:

@@ -1,0 +1,31 @@
+// The Debugging Book's remove_html_markup(): strips tags, but keeps quotes it should drop.
+#include <cassert>
+#include <cstdio>
+#include <string>
+
+std::string remove_html_markup(const std::string s) {
+    bool tag = false;
+    bool quote = false;
+    std::string out = "";
+
+    for (char c : s) {
+        assert(tag || !quote);
+
+        if (c == '<' && !quote)
+            tag = true;
+        else if (c == '>' && !quote)
+            tag = false;
+        else if ((c == '"' || c == '\'') && tag)
+            quote = !quote;
+        else if (!tag)
+            out = out + c;
+    }
+
+    return out;
+}
+
+int main() {
+    std::string result = remove_html_markup("<foo>bar</foo>");
+    std::printf("%s\n", result.c_str());
+    return 0;
+}

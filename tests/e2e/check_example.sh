@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end check of one example program:
+#   native build -> run;  `sleuth cc/c++` build -> `sleuth run`;  same output and exit status;
+#   then every golden slice of the example (examples/golden/NAME*.txt) must match.
+# A golden file's first line is `# sleuth slice DEPS ARGS...` (DEPS is replaced by this run's
+# dependence file); further lines starting with `#` explain it; the rest is the expected output.
+# usage: check_example.sh SLEUTH EXAMPLE GOLDEN_DIR gcc|clang WORKDIR
+set -u
+sleuth=$(realpath "$1") example=$2 golden_dir=$3 family=$4 work=$5
+name=$(basename "${example%.*}")
+rm -rf "$work" && mkdir -p "$work" || exit 1
+
+if [ -d "$example" ]; then
+  sources=$(ls "$example"/*.c "$example"/*.cpp 2>/dev/null)
+else
+  sources=$example
+fi
+case "$sources" in
+  *.cpp*) lang=c++ ;;
+  *) lang=c ;;
+esac
+if [ "$lang" = c ]; then
+  flags="-std=c89 -pedantic -Wall -Wextra -Werror"
+  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma"; fi
+else
+  flags="-std=c++20 -Wall -Wextra -Werror"
+  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma"; fi
+fi
+
+fail() { echo "FAIL [$name/$family]: $*"; exit 1; }
+
+# shellcheck disable=SC2086
+$compiler $flags -o "$work/native" $sources 2>"$work/native.err" || { cat "$work/native.err"; fail "native build failed"; }
+(cd "$work" && ./native >native.out 2>native.stderr); native_status=$?
+
+upper=$(echo "$lang" | sed 's/c++/CXX/; s/^c$/CC/')
+# shellcheck disable=SC2086
+wrapper=cc; [ "$lang" = c++ ] && wrapper=c++
+env "SLEUTH_$upper=$compiler" "$sleuth" "$wrapper" $flags -o "$work/instrumented" $sources \
+  2>"$work/instrumented.err" || { cat "$work/instrumented.err"; fail "instrumented build failed"; }
+[ -s "$work/instrumented.err" ] && { cat "$work/instrumented.err"; fail "instrumented build printed diagnostics"; }
+(cd "$work" && "$sleuth" run -o run.deps -- ./instrumented >instrumented.out 2>instrumented.stderr)
+instrumented_status=$?
+
+[ "$native_status" = "$instrumented_status" ] ||
+  fail "exit status differs: native $native_status, instrumented $instrumented_status"
+cmp -s "$work/native.out" "$work/instrumented.out" ||
+  { diff "$work/native.out" "$work/instrumented.out"; fail "output differs"; }
+
+checked=0
+for golden in "$golden_dir/$name".txt "$golden_dir/$name".*.txt; do
+  [ -f "$golden" ] || continue
+  header=$(head -n 1 "$golden")
+  case "$header" in
+    "# sleuth slice DEPS"*) ;;
+    *) fail "$golden: first line must be '# sleuth slice DEPS ...'" ;;
+  esac
+  args=${header#"# sleuth slice DEPS"}
+  grep -v '^#' "$golden" >"$work/expected.txt"
+  # shellcheck disable=SC2086
+  "$sleuth" slice "$work/run.deps" $args >"$work/actual.txt" 2>"$work/slice.err" ||
+    { cat "$work/slice.err"; fail "sleuth slice$args failed"; }
+  diff -u "$work/expected.txt" "$work/actual.txt" || fail "slice differs from $(basename "$golden")"
+  checked=$((checked + 1))
+done
+[ "$checked" -gt 0 ] || fail "no golden slice for $name in $golden_dir"
+echo "ok [$name/$family]: same output and status ($native_status), $checked golden slice(s)"
