@@ -1,0 +1,291 @@
+//===- Command.cpp - sleuth reduce / ddmin / dd command lines -------------===//
+#include "Driver.h"
+
+#include "sleuth/reducer/command.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace sleuth {
+
+using namespace reducer;
+
+namespace {
+
+const char *const ReduceHelp =
+    R"(usage: sleuth reduce TEST_SCRIPT FILE [options]
+
+Reduce a C or C++ FILE while TEST_SCRIPT still finds it interesting.
+TEST_SCRIPT runs in a scratch directory holding the candidate under FILE's
+name; exit status 0 means "still interesting" (the C-Reduce convention).
+The best result is written back to FILE as soon as it is found; the original
+is kept as FILE.orig. Ctrl-C stops and keeps the best result.
+
+options:
+  -j, --jobs N          tests to run in parallel (default: 1)
+  --timeout S           seconds before a test is killed (default: 300)
+  --passes A,B,...      run only these passes, in this order
+  --list-passes         list the passes with a one-line description
+  --lang c|c++          language (default: from the file name)
+  --std STD             language standard for parsing, e.g. c++17
+  --parse-arg ARG       extra argument for Clang's parser (repeatable)
+  --apply PASS[:N]      print FILE with instance N (1-based) of PASS applied,
+                        or without N the number of instances; no test is run
+)";
+
+const char *const DDMinHelp = R"(usage: sleuth ddmin TEST_SCRIPT FILE [options]
+
+Reduce any text FILE with ddmin, by lines, then tokens, then bytes, while
+TEST_SCRIPT exits 0 (same conventions as 'sleuth reduce').
+
+options:
+  -j, --jobs N          tests to run in parallel (default: 1)
+  --timeout S           seconds before a test is killed (default: 300)
+)";
+
+const char *const DDHelp =
+    R"(usage: sleuth dd TEST_SCRIPT PASSING FAILING [options]
+
+Find the minimal failure-inducing difference between two files with dd.
+TEST_SCRIPT runs in a scratch directory holding a mix of the two under
+FAILING's file name: exit 0 means the failure occurs, exit 1 means it does
+not, any other status (or a timeout) means the mix cannot be judged.
+
+options:
+  -j, --jobs N          tests to run in parallel (default: 1)
+  --timeout S           seconds before a test is killed (default: 300)
+)";
+
+struct Parsed {
+  std::vector<std::string> Positional;
+  SessionOptions Session;
+  std::vector<std::string> Passes;
+  std::vector<std::string> ParseArgs;
+  std::string Lang, Std, Apply;
+  bool ListPasses = false, Help = false;
+};
+
+bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
+  P.Session.Command = Command;
+  bool Reduce = std::strcmp(Command, "reduce") == 0;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    std::string Value;
+    bool HasValue = false;
+    if (A.rfind("--", 0) == 0 && A.find('=') != std::string::npos) {
+      Value = A.substr(A.find('=') + 1);
+      A = A.substr(0, A.find('='));
+      HasValue = true;
+    }
+    auto Take = [&](std::string &Out) {
+      if (HasValue) {
+        Out = Value;
+        return true;
+      }
+      if (I + 1 >= Argc) {
+        std::fprintf(stderr, "sleuth %s: option '%s' needs a value\n", Command,
+                     A.c_str());
+        return false;
+      }
+      Out = Argv[++I];
+      return true;
+    };
+    auto Number = [&](double &Out, double Min) {
+      std::string S;
+      if (!Take(S))
+        return false;
+      char *End;
+      Out = std::strtod(S.c_str(), &End);
+      if (S.empty() || *End || Out < Min) {
+        std::fprintf(stderr, "sleuth %s: invalid value '%s' for '%s'\n",
+                     Command, S.c_str(), A.c_str());
+        return false;
+      }
+      return true;
+    };
+    std::string S;
+    double D;
+    if (A == "-h" || A == "--help") {
+      P.Help = true;
+    } else if (A == "-j" || A == "--jobs") {
+      if (!Number(D, 1))
+        return false;
+      P.Session.Jobs = unsigned(D);
+    } else if (A == "--timeout") {
+      if (!Number(D, 0.001))
+        return false;
+      P.Session.TimeoutSeconds = D;
+    } else if (A == "--verbose" || A == "-v") {
+      P.Session.Verbose = true;
+    } else if (Reduce && A == "--passes") {
+      if (!Take(S))
+        return false;
+      for (std::size_t B = 0; B <= S.size();) {
+        std::size_t E = S.find(',', B);
+        E = E == std::string::npos ? S.size() : E;
+        if (E > B)
+          P.Passes.push_back(S.substr(B, E - B));
+        B = E + 1;
+      }
+    } else if (Reduce && A == "--list-passes") {
+      P.ListPasses = true;
+    } else if (Reduce && A == "--lang") {
+      if (!Take(P.Lang))
+        return false;
+      if (P.Lang != "c" && P.Lang != "c++") {
+        std::fprintf(stderr, "sleuth reduce: --lang must be c or c++\n");
+        return false;
+      }
+    } else if (Reduce && A == "--std") {
+      if (!Take(P.Std))
+        return false;
+    } else if (Reduce && A == "--parse-arg") {
+      if (!Take(S))
+        return false;
+      P.ParseArgs.push_back(S);
+    } else if (Reduce && A == "--apply") {
+      if (!Take(P.Apply))
+        return false;
+    } else if (A.size() > 1 && A[0] == '-') {
+      std::fprintf(stderr, "sleuth %s: unknown option '%s' (see --help)\n",
+                   Command, A.c_str());
+      return false;
+    } else {
+      P.Positional.push_back(A);
+    }
+  }
+  return true;
+}
+
+bool isCFile(const std::string &File) {
+  auto Ends = [&](const char *Ext) {
+    std::size_t N = std::strlen(Ext);
+    return File.size() >= N && File.compare(File.size() - N, N, Ext) == 0;
+  };
+  return Ends(".c") || Ends(".i") || Ends(".h");
+}
+
+int applyOnly(const Parsed &P, const LanguageOptions &Lang,
+              const std::string &File) {
+  std::string Name = P.Apply;
+  long N = 0;
+  if (std::size_t Colon = Name.rfind(':'); Colon != std::string::npos) {
+    N = std::strtol(Name.c_str() + Colon + 1, nullptr, 10);
+    Name = Name.substr(0, Colon);
+  }
+  const Transformation *T = findTransformation(Name);
+  if (!T) {
+    std::fprintf(stderr,
+                 "sleuth reduce: unknown pass '%s' (see --list-passes)\n",
+                 Name.c_str());
+    return ExitUsage;
+  }
+  std::string Text;
+  {
+    FILE *F = std::fopen(File.c_str(), "rb");
+    if (!F) {
+      std::fprintf(stderr, "sleuth reduce: cannot read '%s': %s\n",
+                   File.c_str(), std::strerror(errno));
+      return ExitBadInput;
+    }
+    char Buf[65536];
+    std::size_t K;
+    while ((K = std::fread(Buf, 1, sizeof Buf, F)) > 0)
+      Text.append(Buf, K);
+    std::fclose(F);
+  }
+  std::vector<Change> Instances = collectInstances(*T, Text, Lang);
+  if (N == 0) {
+    std::printf("%zu\n", Instances.size());
+    return ExitOk;
+  }
+  if (N < 1 || std::size_t(N) > Instances.size()) {
+    std::fprintf(stderr, "sleuth reduce: %s has %zu instances in '%s'\n",
+                 Name.c_str(), Instances.size(), File.c_str());
+    return ExitUsage;
+  }
+  std::fputs(applyChanges(Text, {&Instances[N - 1]}).c_str(), stdout);
+  return ExitOk;
+}
+
+} // namespace
+
+int reduceMain(int Argc, const char **Argv) {
+  Parsed P;
+  if (!parseArgs("reduce", Argc, Argv, P))
+    return ExitUsage;
+  if (P.Help) {
+    std::fputs(ReduceHelp, stdout);
+    return ExitOk;
+  }
+  if (P.ListPasses) {
+    static const char *Levels[] = {"declarations", "members", "expressions",
+                                   "lexical"};
+    for (const Transformation *T : allTransformations())
+      std::printf("%-24s %-12s %s\n", T->name(), Levels[T->level()],
+                  T->description());
+    return ExitOk;
+  }
+  ReduceOptions O;
+  O.Session = P.Session;
+  O.Passes = P.Passes;
+  std::size_t Need = P.Apply.empty() ? 2 : 1;
+  if (P.Positional.size() != Need) {
+    std::fprintf(stderr, "sleuth reduce: expected TEST_SCRIPT FILE (see "
+                         "--help)\n");
+    return ExitUsage;
+  }
+  const std::string &File = P.Positional.back();
+  O.Lang.CPlusPlus = P.Lang.empty() ? !isCFile(File) : P.Lang == "c++";
+  O.Lang.Standard = P.Std;
+  O.Lang.ExtraArgs = P.ParseArgs;
+  O.Lang.FileName = File.substr(File.rfind('/') + 1);
+  if (!P.Apply.empty())
+    return applyOnly(P, O.Lang, File);
+  O.Session.Script = P.Positional[0];
+  O.Session.File = File;
+  O.Session.CTokens = true;
+  O.Session.CPlusPlus = O.Lang.CPlusPlus;
+  return runReduce(O);
+}
+
+int ddminMain(int Argc, const char **Argv) {
+  Parsed P;
+  if (!parseArgs("ddmin", Argc, Argv, P))
+    return ExitUsage;
+  if (P.Help) {
+    std::fputs(DDMinHelp, stdout);
+    return ExitOk;
+  }
+  if (P.Positional.size() != 2) {
+    std::fprintf(stderr,
+                 "sleuth ddmin: expected TEST_SCRIPT FILE (see --help)\n");
+    return ExitUsage;
+  }
+  P.Session.Script = P.Positional[0];
+  P.Session.File = P.Positional[1];
+  P.Session.CTokens = false;
+  return runDDMin(P.Session);
+}
+
+int ddMain(int Argc, const char **Argv) {
+  Parsed P;
+  if (!parseArgs("dd", Argc, Argv, P))
+    return ExitUsage;
+  if (P.Help) {
+    std::fputs(DDHelp, stdout);
+    return ExitOk;
+  }
+  if (P.Positional.size() != 3) {
+    std::fprintf(stderr, "sleuth dd: expected TEST_SCRIPT PASSING FAILING (see "
+                         "--help)\n");
+    return ExitUsage;
+  }
+  P.Session.Script = P.Positional[0];
+  return runDD(P.Session, P.Positional[1], P.Positional[2], stdout);
+}
+
+} // namespace sleuth

@@ -1,0 +1,103 @@
+//===- Driver.h - Reduction sessions behind the CLI -------------*- C++ -*-===//
+#pragma once
+
+#include "Runner.h"
+#include "Tokens.h"
+#include "Transformation.h"
+
+#include "sleuth/reducer/delta.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sleuth::reducer {
+
+/// Exit codes shared by `sleuth reduce`, `ddmin` and `dd`.
+enum ExitCode : int {
+  ExitOk = 0,
+  ExitBadInput = 1, ///< Script or file unusable, original not interesting.
+  ExitUsage = 2,
+  ExitFlaky = 3, ///< The result was interesting once and is not now.
+  ExitInterrupted = 130
+};
+
+struct SessionOptions {
+  std::string Command = "reduce"; ///< For messages: "sleuth <Command>: ...".
+  std::string Script;
+  std::string File;
+  unsigned Jobs = 1;
+  double TimeoutSeconds = 300;
+  /// Count tokens as C/C++ (Clang's lexer) or as plain text.
+  bool CTokens = true;
+  bool CPlusPlus = true;
+  bool Verbose = false;
+  std::FILE *Log = stderr;
+};
+
+/// One reduction of one file: owns the runner, the best result so far and
+/// its copy on disk, and the progress line.
+class Session {
+public:
+  explicit Session(SessionOptions Opts);
+  ~Session();
+
+  /// Checks the script and the file, tests the original and saves
+  /// FILE.orig. Returns ExitOk, or an exit code after printing why not.
+  int start();
+  /// Verifies the result once more, prints the summary, returns the exit code.
+  int finish();
+
+  const std::string &best() const { return Best; }
+  Size bestSize() const { return BestSize; }
+  Size sizeOf(const std::string &Text) const;
+  TestRunner &runner() { return Runner; }
+  bool interrupted() const { return TestRunner::stopRequested(); }
+
+  /// Makes Text the best result and writes it to FILE (atomically).
+  void accept(const std::string &Text);
+  void setPass(std::string Name) {
+    Pass = std::move(Name);
+    progress(false);
+  }
+  void progress(bool Force);
+  void note(const std::string &Message);
+
+  /// An evaluator for delta debugging whose configurations Materialize to
+  /// texts; interesting candidates smaller than the best are accepted.
+  std::unique_ptr<ProbeEvaluator>
+  evaluator(std::function<std::string(const Config &)> Materialize);
+
+  const SessionOptions &options() const { return Opts; }
+
+private:
+  bool writeAtomically(const std::string &Path, const std::string &Text);
+
+  SessionOptions Opts;
+  TestRunner Runner;
+  std::string Original, Best;
+  Size OriginalSize, BestSize;
+  std::string Pass;
+  double Started = 0, LastProgress = 0;
+  bool ProgressShown = false;
+};
+
+/// Checks that Script exists and is executable; prints why not.
+bool checkScript(const std::string &Command, const std::string &Script);
+
+struct ReduceOptions {
+  SessionOptions Session;
+  LanguageOptions Lang;
+  std::vector<std::string> Passes; ///< Empty: all, in the default order.
+};
+/// `sleuth reduce`: AST and lexical passes to a fixpoint.
+int runReduce(const ReduceOptions &Opts);
+
+/// `sleuth ddmin`: ddmin by lines, then tokens, then bytes.
+int runDDMin(const SessionOptions &Opts);
+
+/// `sleuth dd`: the minimal failure-inducing difference between two files.
+int runDD(const SessionOptions &Opts, const std::string &Passing,
+          const std::string &Failing, std::FILE *Out);
+
+} // namespace sleuth::reducer

@@ -1,0 +1,269 @@
+//===- Runner.cpp - Running the interestingness test ----------------------===//
+#include "Runner.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+namespace sleuth::reducer {
+
+namespace fs = std::filesystem;
+
+namespace {
+volatile std::sig_atomic_t StopFlag = 0;
+extern "C" void onStopSignal(int) { StopFlag = 1; }
+} // namespace
+
+double monotonicSeconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::uint64_t contentHash(const std::string &Content) {
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Content.data()), Content.size()));
+}
+
+void TestRunner::installSignalHandlers() {
+  struct sigaction SA;
+  std::memset(&SA, 0, sizeof SA);
+  SA.sa_handler = onStopSignal;
+  sigemptyset(&SA.sa_mask);
+  sigaction(SIGINT, &SA, nullptr);
+  sigaction(SIGTERM, &SA, nullptr);
+}
+bool TestRunner::stopRequested() { return StopFlag != 0; }
+void TestRunner::requestStop() { StopFlag = 1; }
+void TestRunner::clearStop() { StopFlag = 0; }
+
+TestRunner::TestRunner(RunnerOptions O) : Opts(std::move(O)) {
+  if (Opts.Jobs == 0)
+    Opts.Jobs = 1;
+}
+
+TestRunner::~TestRunner() {
+  if (!Root.empty()) {
+    std::error_code EC;
+    fs::remove_all(Root, EC);
+  }
+}
+
+bool TestRunner::prepare(std::string &Err) {
+  const char *Tmp = std::getenv("TMPDIR");
+  std::string Template =
+      std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/sleuth-reduce-XXXXXX";
+  std::vector<char> Buf(Template.begin(), Template.end());
+  Buf.push_back('\0');
+  if (!mkdtemp(Buf.data())) {
+    Err = "cannot create a scratch directory in " + Template + ": " +
+          std::strerror(errno);
+    return false;
+  }
+  Root = Buf.data();
+  return true;
+}
+
+bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content) {
+  // A fresh directory per test: files the script leaves behind must not
+  // influence the next candidate.
+  fs::path Dir = fs::path(Root) / ("job" + std::to_string(SlotNo));
+  std::error_code EC;
+  fs::remove_all(Dir, EC);
+  fs::create_directories(Dir, EC);
+  {
+    std::ofstream Out(Dir / Opts.FileName, std::ios::binary);
+    Out << Content;
+    if (!Out)
+      return false;
+  }
+  posix_spawn_file_actions_t FA;
+  posix_spawn_file_actions_init(&FA);
+  posix_spawn_file_actions_addchdir_np(&FA, Dir.c_str());
+  posix_spawn_file_actions_addopen(&FA, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  // Own process group, so that killing -pid reaches the script's children;
+  // default signal dispositions, so the script can still be interrupted.
+  sigset_t Default;
+  sigemptyset(&Default);
+  sigaddset(&Default, SIGINT);
+  sigaddset(&Default, SIGTERM);
+  posix_spawnattr_setsigdefault(&Attr, &Default);
+  posix_spawnattr_setpgroup(&Attr, 0);
+  posix_spawnattr_setflags(&Attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  char *Argv[] = {const_cast<char *>(Opts.Script.c_str()), nullptr};
+  pid_t Pid;
+  int Rc = posix_spawn(&Pid, Opts.Script.c_str(), &FA, &Attr, Argv, environ);
+  posix_spawn_file_actions_destroy(&FA);
+  posix_spawnattr_destroy(&Attr);
+  if (Rc != 0)
+    return false;
+  S.Pid = Pid;
+  S.Started = monotonicSeconds();
+  ++TestsRun;
+  return true;
+}
+
+void TestRunner::kill(Slot &S) {
+  if (S.Pid <= 0)
+    return;
+  ::kill(-S.Pid, SIGKILL);
+  ::kill(S.Pid, SIGKILL);
+  int Status;
+  while (waitpid(S.Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  S.Pid = -1;
+}
+
+std::optional<RunResult> TestRunner::poll(Slot &S) {
+  int Status;
+  pid_t R = waitpid(S.Pid, &Status, WNOHANG);
+  if (R == S.Pid) {
+    // The script is done; anything it left running in its group goes too.
+    ::kill(-S.Pid, SIGKILL);
+    S.Pid = -1;
+    RunResult Res;
+    Res.ExitCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+    return Res;
+  }
+  if (monotonicSeconds() - S.Started > Opts.TimeoutSeconds) {
+    kill(S);
+    ++Timeouts;
+    RunResult Res;
+    Res.TimedOut = true;
+    return Res;
+  }
+  return std::nullopt;
+}
+
+RunResult TestRunner::run(const std::string &Content, bool UseCache) {
+  std::optional<std::size_t> Unused;
+  RunResult Out;
+  bool Saved = false;
+  auto Next = [&](std::size_t I) -> std::optional<Candidate> {
+    if (I > 0)
+      return std::nullopt;
+    return Candidate{Content,
+                     [&](const RunResult &R) {
+                       Out = R;
+                       Saved = true;
+                       return true;
+                     },
+                     std::nullopt};
+  };
+  if (!UseCache)
+    Cache.erase(contentHash(Content));
+  firstMatch(Next);
+  if (!Saved)
+    Out.Interrupted = true;
+  return Out;
+}
+
+std::optional<std::size_t> TestRunner::firstMatch(
+    const std::function<std::optional<Candidate>(std::size_t)> &Next) {
+  std::vector<Slot> Slots(Opts.Jobs);
+  std::map<std::size_t, Candidate> Pending; // Generated, verdict not used yet.
+  std::map<std::size_t, RunResult> Results;
+  std::size_t Generated = 0, Decided = 0;
+  bool Exhausted = false;
+  auto KillAll = [&] {
+    for (Slot &S : Slots)
+      kill(S);
+  };
+
+  for (;;) {
+    if (stopRequested()) {
+      KillAll();
+      return std::nullopt;
+    }
+    // Verdicts are used strictly in generation order.
+    while (Results.count(Decided)) {
+      bool Match = Pending.at(Decided).Matches(Results.at(Decided));
+      Pending.erase(Decided);
+      Results.erase(Decided);
+      if (Match) {
+        KillAll();
+        return Decided;
+      }
+      ++Decided;
+    }
+    if (Exhausted && Decided == Generated)
+      return std::nullopt;
+
+    bool Progress = false;
+    // Start new tests in free slots; cache hits need no slot. Speculation is
+    // bounded so that a run of cache hits cannot generate without end.
+    for (unsigned I = 0; I < Slots.size() && !Exhausted; ++I) {
+      if (Slots[I].Pid > 0)
+        continue;
+      while (!Exhausted && Generated < Decided + 4 * Opts.Jobs + 16) {
+        std::optional<Candidate> C = Next(Generated);
+        if (!C) {
+          Exhausted = true;
+          break;
+        }
+        std::size_t Index = Generated++;
+        std::uint64_t H = C->Known ? 0 : contentHash(C->Content);
+        std::optional<RunResult> Known = C->Known;
+        Pending.emplace(Index, std::move(*C));
+        Progress = true;
+        if (Known) {
+          Results.emplace(Index, *Known);
+          continue;
+        }
+        auto Hit = Cache.find(H);
+        if (Hit != Cache.end()) {
+          ++CacheHits;
+          Results.emplace(Index, Hit->second);
+          continue;
+        }
+        Slots[I].Index = Index;
+        Slots[I].Hash = H;
+        if (!launch(Slots[I], I, Pending.at(Index).Content)) {
+          RunResult Failed;
+          Failed.ExitCode = 127;
+          Results.emplace(Index, Failed);
+          continue;
+        }
+        break;
+      }
+    }
+    // Collect finished tests.
+    for (Slot &S : Slots) {
+      if (S.Pid <= 0)
+        continue;
+      if (std::optional<RunResult> R = poll(S)) {
+        Cache[S.Hash] = *R;
+        Results.emplace(S.Index, *R);
+        Progress = true;
+      }
+    }
+    double Now = monotonicSeconds();
+    if (OnTick && Now - LastTick > 0.1) {
+      LastTick = Now;
+      OnTick();
+    }
+    if (!Progress)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+} // namespace sleuth::reducer

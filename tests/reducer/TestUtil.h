@@ -1,0 +1,45 @@
+// Helpers for reducer tests: temporary directories and scripts.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sleuth::reducer::testing {
+
+class TempDir {
+public:
+  TempDir() {
+    std::string T =
+        std::filesystem::temp_directory_path() / "sleuth-reducer-test-XXXXXX";
+    Path = mkdtemp(T.data());
+  }
+  ~TempDir() {
+    std::error_code EC;
+    std::filesystem::remove_all(Path, EC);
+  }
+  std::string operator/(const std::string &Name) const {
+    return Path + "/" + Name;
+  }
+  std::string Path;
+};
+
+inline void writeFile(const std::string &Path, const std::string &Text,
+                      bool Executable = false) {
+  std::ofstream(Path, std::ios::binary) << Text;
+  if (Executable)
+    chmod(Path.c_str(), 0755);
+}
+
+inline std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::ostringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+} // namespace sleuth::reducer::testing
