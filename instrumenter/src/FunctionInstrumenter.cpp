@@ -147,6 +147,10 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       ReadProbe::instrument(Cast, *this);
     return;
   }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    ReadProbe::instrumentDependent(Ref, *this);
+    return;
+  }
   if (const auto *B = dyn_cast<BinaryOperator>(S)) {
     if (B->isAssignmentOp())
       WriteProbe::instrument(B, *this);
@@ -166,7 +170,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     return;
   }
   if (const auto *C = dyn_cast<CallExpr>(S)) {
-    CallProbe::instrument(C, *this);
+    if (!LibraryCallProbe::instrument(C, *this))
+      CallProbe::instrument(C, *this);
     return;
   }
   if (const auto *R = dyn_cast<ReturnStmt>(S))

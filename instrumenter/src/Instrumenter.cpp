@@ -96,6 +96,30 @@ public:
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
 
+  // constexpr code cannot call the runtime. Lambdas are implicitly constexpr when they can be,
+  // but are rarely evaluated at compile time: only an explicit `constexpr` keeps them as they
+  // are.
+  bool isDeclaredConstexpr(const FunctionDecl *F) const {
+    if (F->isConsteval())
+      return true;
+    if (!F->isConstexpr())
+      return false;
+    const auto *M = dyn_cast<CXXMethodDecl>(F);
+    if (!M || !M->getParent()->isLambda())
+      return true;
+    CharSourceRange Head = CharSourceRange::getCharRange(
+        Ctx.SM.getFileLoc(M->getParent()->getBeginLoc()),
+        Ctx.SM.getFileLoc(F->getBody()->getBeginLoc()));
+    std::string Text = Ctx.text(Head);
+    return Text.find("constexpr") != std::string::npos ||
+           Text.find("consteval") != std::string::npos;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    // The call operator of a lambda is implicit code, which the visitor does not enter.
+    return VisitFunctionDecl(L->getCallOperator());
+  }
+
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody() || F->isDefaulted() || F->isDeleted())
       return true;
@@ -103,7 +127,7 @@ public:
       return true;
     if (F->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
       return true;
-    if (F->isConstexpr() || F->isConsteval() || !Ctx.fileRange(F->getBody()).isValid()) {
+    if (isDeclaredConstexpr(F) || !Ctx.fileRange(F->getBody()).isValid()) {
       ++Result.Skipped;
       return true;
     }

@@ -10,7 +10,10 @@ namespace sleuth::instrumenter {
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Overloaded operators and literals have no call syntax to mark beside; their operands'
   // reads simply flow into the result.
-  if (isa<CXXOperatorCallExpr, UserDefinedLiteral, CUDAKernelCallExpr>(Call))
+  // A call through operator() (a lambda, a function object) has call syntax; other
+  // overloaded operators do not.
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if ((Op && Op->getOperator() != OO_Call) || isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call))
     return false;
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (Callee && Callee->getBuiltinID() != 0)
@@ -32,6 +35,8 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   std::string Unit = Context::unitAndSite(Site);
   unsigned Position = 0;
   for (const Expr *Arg : Call->arguments()) {
+    if (Op && Arg == Call->getArg(0))
+      continue; // the function object itself, not a parameter
     ++Position;
     if (isa<CXXDefaultArgExpr>(Arg) || isa<InitListExpr>(Arg->IgnoreImplicit()) ||
         !F.hasProbesInside(Arg))

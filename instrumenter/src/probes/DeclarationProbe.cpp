@@ -8,8 +8,13 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-static bool isTrackedVariable(const VarDecl *V) {
+static bool isTrackedVariable(const VarDecl *V, bool Cxx) {
   QualType T = V->getType();
+  // A dependent type is fine in C++: the probe only takes the address and the size.
+  if (Cxx && T->isDependentType())
+    return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() &&
+           !T->isReferenceType() && !isa<DecompositionDecl>(V) && !isa<ParmVarDecl>(V) &&
+           !V->getDeclName().isEmpty() && !T->getContainedAutoType();
   return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() && !T->isReferenceType() &&
          !T->isVariablyModifiedType() && !T->isAtomicType() && !isa<DecompositionDecl>(V) &&
          !isa<ParmVarDecl>(V) && V->getStorageClass() != SC_Register &&
@@ -46,7 +51,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (V && isTrackedVariable(V) && F.Ctx.fileRange(V->getSourceRange()).isValid())
+    if (V && isTrackedVariable(V, F.isCxx()) && F.Ctx.fileRange(V->getSourceRange()).isValid())
       Tracked.push_back(V);
   }
   if (Tracked.empty())

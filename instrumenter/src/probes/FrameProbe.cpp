@@ -1,6 +1,7 @@
 #include "Probes.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -14,7 +15,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   for (const ParmVarDecl *P : F.Function->parameters()) {
     ++Position;
     QualType T = P->getType();
-    if (P->getDeclName().isEmpty() || T->isReferenceType() || T->isDependentType() ||
+    if (P->getDeclName().isEmpty() || T->isReferenceType() || P->isParameterPack() ||
         P->getStorageClass() == SC_Register || T->isVariablyModifiedType())
       continue;
     std::string Name = P->getNameAsString();
@@ -67,7 +68,22 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (F.isCxx()) {
     // The frame's destructor completes the node after the value was computed, which keeps
     // `return x;` eligible for implicit move and NRVO.
-    F.Ctx.wrap(Whole, "{ __sleuth_frame.ret(" + std::to_string(Site) + "u); ", " }");
+    std::string Prefix = "{ __sleuth_frame.ret(" + std::to_string(Site) + "u); ";
+    // `return out;` of a class-type local is no read in Clang's AST (no lvalue-to-rvalue
+    // conversion); record it before the statement rather than wrap it, which would cost the
+    // implicit move and NRVO.
+    const Expr *Inner = Value->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner); Construct &&
+        Construct->getNumArgs() == 1)
+      Inner = Construct->getArg(0)->IgnoreImplicit();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Inner->IgnoreParens());
+        Ref && isa<VarDecl>(Ref->getDecl()) &&
+        (Ref->getType()->isRecordType() || Ref->isTypeDependent()) &&
+        !Ref->containsUnexpandedParameterPack()) {
+      std::string Name = Ref->getDecl()->getNameAsString();
+      Prefix += "(void)sleuth_get(__builtin_addressof(" + Name + "), sizeof(" + Name + ")); ";
+    }
+    F.Ctx.wrap(Whole, Prefix, " }");
     return true;
   }
   QualType Returned = F.Function->getReturnType().getCanonicalType();

@@ -11,6 +11,9 @@ namespace sleuth::instrumenter {
 class ReadProbe {
 public:
   static bool instrument(const clang::ImplicitCastExpr *Cast, FunctionInstrumenter &F);
+  /// In a template pattern there are no implicit conversions: a variable of dependent type
+  /// used as an operand is taken as a read, by syntax.
+  static bool instrumentDependent(const clang::DeclRefExpr *Ref, FunctionInstrumenter &F);
 };
 
 /// Writes: `=`, compound assignments, `++`/`--` on scalars.
@@ -41,6 +44,15 @@ public:
 
 /// Calls and their arguments: arguments flow into the callee's parameters.
 class CallProbe {
+public:
+  static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
+/// Calls into the uninstrumented C++ library (std::string, containers): a const member reads
+/// its object, a non-const member whose result is discarded writes it, `=` and `op=` write
+/// their left operand, and class-type operands are read. Without this, values kept in library
+/// types would have no origins.
+class LibraryCallProbe {
 public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };

@@ -44,4 +44,46 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   return true;
 }
 
+bool ReadProbe::instrumentDependent(const DeclRefExpr *Ref, FunctionInstrumenter &F) {
+  if (!F.isCxx() || !Ref->isTypeDependent() || Ref->containsUnexpandedParameterPack())
+    return false;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!Var || !Var->hasLocalStorage() || Var->isConstexpr() || isa<DecompositionDecl>(Var))
+    return false;
+  // Uses that are not reads of the value: written, address taken, member access, called,
+  // returned (FrameProbe records that one without wrapping it).
+  const Stmt *Child = Ref;
+  const Stmt *Parent = F.Ctx.parent(Ref);
+  while (Parent && isa<ParenExpr>(Parent)) {
+    Child = Parent;
+    Parent = F.Ctx.parent(Parent);
+  }
+  if (Parent) {
+    if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+      if (U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp())
+        return false;
+    if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+      if (B->isAssignmentOp() && B->getLHS()->IgnoreParens() == Ref)
+        return false;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent))
+      if (Op->getNumArgs() > 0 && Op->getArg(0)->IgnoreParens() == Ref &&
+          (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+           Op->getOperator() == OO_MinusMinus || Op->getOperator() == OO_Amp))
+        return false;
+    if (const auto *C = dyn_cast<CallExpr>(Parent))
+      if (C->getCallee()->IgnoreParens() == Ref)
+        return false;
+    if (isa<MemberExpr, CXXDependentScopeMemberExpr, ReturnStmt, PackExpansionExpr,
+            CXXForRangeStmt, UnaryExprOrTypeTraitExpr, DeclStmt>(Parent))
+      return false;
+  }
+  (void)Child;
+  CharSourceRange R = F.Ctx.fileRange(Ref);
+  if (R.isInvalid())
+    return false;
+  F.Ctx.wrap(R, "sleuth::rd(", ")");
+  F.countProbe();
+  return true;
+}
+
 } // namespace sleuth::instrumenter

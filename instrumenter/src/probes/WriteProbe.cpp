@@ -15,9 +15,33 @@ static std::string rereadC(const std::string &Text) {
   return "((void)sleuth_get(&(" + Text + "), sizeof(" + Text + ")), " + Text + ")";
 }
 
+// In a template pattern the assignment may become a call to any operator=, whose result type is
+// unknown: record the write beside it, by the variable's name, when its value is discarded.
+static bool instrumentDependent(const BinaryOperator *Assign, FunctionInstrumenter &F) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!F.isCxx() || !Var || !Var->hasLocalStorage() || !F.Ctx.isDiscarded(Assign) ||
+      Ref->containsUnexpandedParameterPack())
+    return false;
+  CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(Ref);
+  if (RA.isInvalid() || RL.isInvalid())
+    return false;
+  std::string Text = F.Ctx.text(RL);
+  unsigned Site = F.addSite(SiteKind::Var, Assign, Ref->getBeginLoc(), Text,
+                            Assign->isCompoundAssignmentOp() ? CompoundWrite : 0);
+  F.Ctx.wrap(RA, "((void)(",
+             "), sleuth_set(" + Context::unitAndSite(Site) + ", __builtin_addressof(" + Text +
+                 "), sizeof(" + Text + ")))");
+  F.markConsumed(Assign);
+  F.countProbe();
+  return true;
+}
+
 bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &F) {
   const Expr *L = Assign->getLHS();
-  if (!canTrackWrite(L) || Assign->isInstantiationDependent())
+  if (Assign->isInstantiationDependent())
+    return instrumentDependent(Assign, F);
+  if (!canTrackWrite(L))
     return false;
   CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(L);
   if (RA.isInvalid() || RL.isInvalid())
