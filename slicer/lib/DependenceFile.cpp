@@ -216,6 +216,11 @@ private:
       Result.Program = text(Fields[1], "ARGV0", /*MayBeEmpty=*/true);
       return false;
     case SecStatus:
+      if (Fields.size() == 2 && Fields[1] == "running") {
+        // Written by sleuth_flush() while the program was still running.
+        Result.Status.Running = true;
+        return false;
+      }
       expectFields(2, "exit|signal N");
       if (Fields[1] != "exit" && Fields[1] != "signal")
         fail(fmt::format("status must be 'exit' or 'signal', not '{}'",

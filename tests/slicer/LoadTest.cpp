@@ -98,6 +98,18 @@ TEST(LoadTest, ReadsTheFormatDocumentExample) {
   EXPECT_FALSE(boost::edge(4, 3, Graph).second);
 }
 
+// sleuth_flush() writes the file while the program still runs.
+TEST(LoadTest, AcceptsRunningStatus) {
+  std::string Error;
+  std::optional<DependenceGraph> G = DependenceGraph::parse(
+      withLine(3, "status running"), "run.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  EXPECT_TRUE(G->status().Running);
+  EXPECT_FALSE(G->status().Signaled);
+  EXPECT_EQ(parseError(withLine(3, "status walking 1")),
+            "run.deps:3: status must be 'exit' or 'signal', not 'walking'");
+}
+
 TEST(LoadTest, DecodesEscapesAndSignals) {
   std::string Text = withLine(3, "status signal 11");
   Text = Text.replace(Text.find("/src/middle.cpp"), 15,

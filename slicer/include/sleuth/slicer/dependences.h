@@ -47,6 +47,7 @@ struct RunStatus {
   bool Signaled =
       false; ///< Killed by signal Code rather than exiting with Code.
   unsigned Code = 0;
+  bool Running = false; ///< Flushed by the program while it ran (no Code).
 };
 
 class DependenceGraph {
