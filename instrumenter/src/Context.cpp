@@ -209,4 +209,8 @@ bool hasAddress(const Expr *LValue) {
   return true;
 }
 
+std::string addressOfC(QualType T) {
+  return T.isVolatileQualified() ? "(void *)(__UINTPTR_TYPE__)&(" : "&(";
+}
+
 } // namespace sleuth::instrumenter

@@ -91,5 +91,10 @@ public:
 bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
+/// `&(` opening a C probe's address argument of an lvalue of type T (closed by `)`). The
+/// runtime takes `const void *` and `void *`: the address of a volatile lvalue goes through an
+/// integer, which drops the qualifier without -Wdiscarded-qualifiers or -Wcast-qual (the
+/// runtime never accesses the object through it).
+std::string addressOfC(clang::QualType T);
 
 } // namespace sleuth::instrumenter

@@ -197,6 +197,52 @@ private:
   std::vector<AssertInvocation> Asserts;
 };
 
+/// Remembers the first error (for a one-line message) and forwards everything to Clang's usual
+/// printer when diagnostics are wanted.
+class FirstErrorConsumer : public DiagnosticConsumer {
+public:
+  explicit FirstErrorConsumer(bool Show) : Show(Show) {}
+
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    if (Printer)
+      Printer->BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override {
+    if (Printer)
+      Printer->EndSourceFile();
+  }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Show) {
+      if (!Printer) {
+        Options = new DiagnosticOptions();
+        Options->ShowColors = false;
+        Printer = std::make_unique<TextDiagnosticPrinter>(llvm::errs(), Options.get());
+        Printer->BeginSourceFile(LangOptions(), nullptr);
+      }
+      Printer->HandleDiagnostic(Level, Info);
+    }
+    if (Level < DiagnosticsEngine::Error || !First.empty())
+      return;
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+                std::to_string(P.getColumn()) + ": ";
+    }
+    First += std::string(Message);
+  }
+
+  std::string First;
+
+private:
+  bool Show;
+  llvm::IntrusiveRefCntPtr<DiagnosticOptions> Options;
+  std::unique_ptr<TextDiagnosticPrinter> Printer;
+};
+
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
   explicit ActionFactory(InstrumentResult &Result) : Result(Result) {}
@@ -227,12 +273,16 @@ InstrumentResult instrumentDependences(const InstrumentRequest &Request) {
   tooling::FixedCompilationDatabase Database(Directory, Args);
   tooling::ClangTool Tool(Database, {Request.File});
   instrumenter::ActionFactory Factory(Result);
+  instrumenter::FirstErrorConsumer Diagnostics(Request.ShowDiagnostics);
+  Tool.setDiagnosticConsumer(&Diagnostics);
+  Tool.setPrintErrorMessage(false);
   int Status = Tool.run(&Factory);
   if (Status != 0 || !Result.Ok) {
     Result.Ok = false;
     if (Result.Error.empty())
-      Result.Error = Request.File + ": cannot instrument: Clang could not parse it (see the "
-                                    "diagnostics above)";
+      Result.Error = Diagnostics.First.empty()
+                         ? Request.File + ": cannot instrument: Clang could not parse it"
+                         : Diagnostics.First + " (cannot instrument " + Request.File + ")";
   }
   return Result;
 }

@@ -120,6 +120,7 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
     InstrumentRequest Request;
     Request.File = In[Index];
     Request.Arguments = ParseArgs;
+    Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
     InstrumentResult Result = instrumentDependences(Request);
     if (!Result.Ok) {
       llvm::errs() << "sleuth: warning: " << Result.Error << "; compiling it uninstrumented\n";

@@ -75,7 +75,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   for (const VarDecl *V : Tracked) {
     std::string Name = V->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
-    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : "&(" + Name + ")";
+    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")"
+                                 : addressOfC(V->getType()) + Name + ")";
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = " +
                         "sleuth_decl(" + Context::unitAndSite(Site) + ", " + Addr +
                         ", sizeof(" + Name + "))";

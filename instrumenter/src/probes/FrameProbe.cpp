@@ -20,7 +20,8 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
       continue;
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
-    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : "&(" + Name + ")";
+    std::string Addr =
+        F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
     Params += "(void)sleuth_param(" + Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" +
               Name + "), " + std::to_string(Position) + "u)";
     Params += F.isCxx() ? "; " : ", ";
@@ -98,9 +99,19 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     return true;
   }
   // C has no destructors: compute the value into a temporary, complete the node, return it.
+  // The temporary has the function's return type, so that the conversion happens where it did,
+  // in the initialization: `return 0;` from an `unsigned` or `enum` function, or `return x &
+  // 0x7F;` from an `unsigned char` one, would otherwise convert a non-constant `int` temporary
+  // and trip -Wsign-conversion, -Wconversion or -Wc++-compat (cjson builds with all three).
+  // __auto_type is left for return types that cannot be named (anonymous structs).
+  std::string Type = F.Function->getReturnType().getAsString(F.Ctx.Ast.getPrintingPolicy());
+  std::string Declared = Type.find("(unnamed") == std::string::npos &&
+                                 Type.find("(anonymous") == std::string::npos
+                             ? "__typeof__(" + Type + ")"
+                             : "__auto_type";
   CharSourceRange Keyword = CharSourceRange::getCharRange(
       R.getBegin(), RV.getBegin());
-  F.Ctx.replace(Keyword, "{ __extension__ __auto_type __sleuth_rv = (");
+  F.Ctx.replace(Keyword, "{ __extension__ " + Declared + " __sleuth_rv = (");
   F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
   F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
              " sleuth_ret(" + Unit + "); return __sleuth_rv; }");

@@ -34,10 +34,11 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   if (F.isCxx()) {
     F.Ctx.wrap(R, "sleuth::rd(", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    F.Ctx.wrap(R, "((void)sleuth_get(&(" + Text + "), sizeof(" + Text + ")), ", ")");
+    F.Ctx.wrap(R, "((void)sleuth_get(" + addressOfC(T) + Text + "), sizeof(" + Text + ")), ",
+               ")");
   } else {
     // a[i++], *p++: evaluate the lvalue once and read through the pointer the probe returns.
-    F.Ctx.wrap(R, "(*(__typeof__(" + Text + ") *)sleuth_getp(&(",
+    F.Ctx.wrap(R, "(*(__typeof__(" + Text + ") *)sleuth_getp(" + addressOfC(T),
                "), sizeof(" + Text + ")))");
   }
   F.countProbe();

@@ -11,6 +11,8 @@ struct InstrumentRequest {
   std::string File;                   // the source file, as the compiler would be given it
   std::vector<std::string> Arguments; // compiler arguments (without the compiler and the file)
   std::string Directory;              // working directory of the compile command ("" = cwd)
+  bool ShowDiagnostics = true;        // print Clang's diagnostics (the wrappers leave that to
+                                      // the real compiler)
 };
 
 struct InstrumentResult {
