@@ -113,14 +113,17 @@ unsigned resolveControl(ThreadState &T, sleuth_tu *Tu, const sleuth_site &Site) 
   return Best != NoNode ? Best : F.CallControl;
 }
 
-// Creates (or revisits) node `Node` for `Site`: depends on the pending reads of the frame and on
-// its controlling test; the pending reads are consumed.
-void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node) {
+// Creates (or revisits) node `Node` for `Site`: depends on the pending reads of the frame (those
+// from position From on, if given) and on its controlling test; those reads are consumed.
+void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node,
+              size_t From = ~size_t(0)) {
   const sleuth_site &S = Tu->sites[Site];
   Frame &F = T.Frames.back();
-  for (size_t I = F.ReadBase, E = T.Pending.size(); I < E; ++I)
+  if (From == ~size_t(0))
+    From = F.ReadBase;
+  for (size_t I = From, E = T.Pending.size(); I < E; ++I)
     T.Data.insert(Node, T.Pending[I]);
-  T.Pending.resize(F.ReadBase);
+  T.Pending.resize(From);
   unsigned Control = resolveControl(T, Tu, S);
   if (Control != NoNode)
     T.Control.insert(Node, Control);
@@ -138,6 +141,9 @@ void leaveFrame(ThreadState &T) {
   Frame &F = T.Frames.back();
   T.Pending.resize(F.ReadBase);
   T.ArgOrigins.resize(F.ArgBase);
+  for (size_t I = T.TestUndo.size(); I-- > F.UndoBase;)
+    T.LastExecution[T.TestUndo[I].first] = T.TestUndo[I].second;
+  T.TestUndo.resize(F.UndoBase);
   // Calls made inside the leaving frame were recorded with Depth == Frames.size().
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
@@ -159,6 +165,46 @@ CallRecord *findCall(ThreadState &T, unsigned CallNode) {
     }
   }
   return nullptr;
+}
+
+// C frames abandoned by longjmp: every frame at or below Address on the stack is dead. The
+// function jumped to ran its probes for the call now entering while the dead frames were still on
+// top, so that call's record and argument reads sit at the dead top frame's depth: carry them
+// over to the live frame, or the callee would lose its arguments and its call's control.
+void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
+  unsigned TopDepth = static_cast<unsigned>(T.Frames.size());
+  size_t First = T.Calls.size();
+  while (First > 0 && T.Calls[First - 1].Depth == TopDepth)
+    --First;
+  std::vector<CallRecord> Carried;
+  std::vector<uint32_t> Reads;
+  size_t ReadsFrom = T.Pending.size();
+  if (First < T.Calls.size()) {
+    const CallRecord &Latest = T.Calls.back();
+    if (Latest.Key == 0 || Key == 0 || Latest.Key == Key) {
+      Carried.assign(T.Calls.begin() + First, T.Calls.end());
+      for (const CallRecord &C : Carried)
+        ReadsFrom = std::min<size_t>(ReadsFrom, C.ReadBase);
+      Reads.assign(T.Pending.begin() + ReadsFrom, T.Pending.end());
+    }
+  }
+  while (T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
+         T.Frames.back().CAddress <= Address)
+    leaveFrame(T);
+  if (Carried.empty())
+    return;
+  size_t NewBase = T.Pending.size();
+  T.Pending.insert(T.Pending.end(), Reads.begin(), Reads.end());
+  auto Move = [&](unsigned Pos) {
+    return static_cast<unsigned>(std::max<size_t>(Pos, ReadsFrom) - ReadsFrom + NewBase);
+  };
+  for (CallRecord C : Carried) {
+    C.Depth = static_cast<unsigned>(T.Frames.size());
+    C.ReadBase = Move(C.ReadBase);
+    for (unsigned I = 0; I < C.NumMarks; ++I)
+      C.Marks[I].Pos = Move(C.Marks[I].Pos);
+    T.Calls.push_back(C);
+  }
 }
 
 } // namespace
@@ -200,7 +246,17 @@ void *sleuth_commit(void) {
 }
 
 void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
-  sleuth_set(Tu, Site, Addr, Size);
+  // ++/-- whose value is used sits inside a larger expression (`y = a + i++`, `f(a, i++)`): the
+  // reads pending so far belong to that expression (or to an earlier argument), not to this
+  // write, which reads only the old value. The expression then reads the value of `i++`.
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  size_t Mark = T.Pending.size();
+  if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
+    pushOrigins(T, Addr, Size);
+  makeNode(T, Tu, Site, Node, Mark);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+  T.Pending.push_back(Node);
   return Addr;
 }
 
@@ -218,6 +274,10 @@ int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   makeNode(T, Tu, Site, Node);
+  // The first execution of this test in this frame: remember what to restore when it is left.
+  uint64_t Previous = T.lastExecution(Node);
+  if (T.Frames.size() > 1 && Previous <= T.Frames.back().EntrySeq)
+    T.TestUndo.emplace_back(Node, Previous);
   T.setLastExecution(Node, ++T.Seq);
   return Outcome;
 }
@@ -269,17 +329,15 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
   ThreadState &T = thread();
   nodeOf(Tu, 0); // registers the unit
   uintptr_t Address = reinterpret_cast<uintptr_t>(FrameAddress);
-  if (Address != 0) {
-    // C frames abandoned by longjmp: any frame at or below this one on the stack is dead.
-    while (T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
-           T.Frames.back().CAddress <= Address)
-      leaveFrame(T);
-  }
+  if (Address != 0 && T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
+      T.Frames.back().CAddress <= Address)
+    popAbandonedFrames(T, Key, Address);
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   Frame F;
   F.CAddress = Address;
   F.EntrySeq = T.Seq;
   F.ArgBase = static_cast<unsigned>(T.ArgOrigins.size());
+  F.UndoBase = static_cast<unsigned>(T.TestUndo.size());
   // Match the caller's call record: drop records of calls whose callee never entered.
   while (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
     CallRecord &C = T.Calls.back();
@@ -294,14 +352,16 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
     // arguments is unspecified, so sort marks by position).
     std::sort(C.Marks, C.Marks + C.NumMarks,
               [](const ArgMark &A, const ArgMark &B) { return A.Pos < B.Pos; });
+    // A write inside an argument (`f(a, x = 3)`) consumes pending reads, so marks and the
+    // record's base may lie beyond the reads left: clamp, never read or grow past them.
     unsigned End = static_cast<unsigned>(T.Pending.size());
     for (unsigned I = 0; I < C.NumMarks; ++I) {
-      unsigned From = C.Marks[I].Pos;
-      unsigned To = I + 1 < C.NumMarks ? C.Marks[I + 1].Pos : End;
+      unsigned From = std::min(C.Marks[I].Pos, End);
+      unsigned To = std::min(I + 1 < C.NumMarks ? C.Marks[I + 1].Pos : End, End);
       for (unsigned P = From; P < To; ++P)
         T.ArgOrigins.push_back(ArgOrigin{C.Marks[I].Position, T.Pending[P]});
     }
-    T.Pending.resize(C.ReadBase);
+    T.Pending.resize(std::min(C.ReadBase, End));
     F.CallControl = C.Control;
   } else {
     F.CallControl = NoNode;

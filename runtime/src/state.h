@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace sleuth::rt {
@@ -18,6 +19,7 @@ struct Frame {
   unsigned CallControl = NoNode; // the test that controlled the call of this function
   unsigned Func = 0;
   uint64_t EntrySeq = 0; // tests executed after this belong to this frame
+  unsigned UndoBase = 0; // this frame's entries in ThreadState::TestUndo start here
   uintptr_t CAddress = 0;
 };
 
@@ -57,6 +59,10 @@ struct ThreadState {
   std::vector<ArgOrigin> ArgOrigins;
   std::vector<PendingWrite> PendingWrites;
   std::vector<uint64_t> LastExecution; // by node: sequence number of its latest execution
+  // (test, sequence number before this frame first executed it): leaving a frame restores them,
+  // so that a test executed by a callee (a recursive instance of the same function) does not
+  // count as executed in the caller.
+  std::vector<std::pair<uint32_t, uint64_t>> TestUndo;
   std::vector<uint32_t> Hits;          // by node
   EdgeSet Data, Control;
   uint64_t Seq = 0;

@@ -1,0 +1,1195 @@
+// Tests of the tracker's semantics (design brief §4). As the Debugging Book
+// tests its DataTracker with `_test_data.set/get`, these drive the runtime's C
+// ABI directly: a hand-written site table stands in for the instrumenter's, the
+// probes run on real variables, sleuth_flush() writes the dependence file and
+// the slicer's loader reads it back.
+//
+// The runtime's state is process-global and cannot be reset (registry, shadow
+// memory, per-thread state), so every scenario runs in a forked child: it
+// starts from a clean runtime, and node ids and edges are exactly those the
+// scenario made.
+#include "sleuth/runtime.h"
+#include "sleuth/slicer/dependences.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using sleuth::DependenceGraph;
+using sleuth::DependenceKind;
+using Node = DependenceGraph::Node;
+using Names = std::set<std::string>;
+
+constexpr unsigned VarSite = SLEUTH_SITE_VAR;
+constexpr unsigned ParamSite = SLEUTH_SITE_PARAM;
+constexpr unsigned TestSite = SLEUTH_SITE_TEST;
+constexpr unsigned RetSite = SLEUTH_SITE_RET;
+constexpr unsigned AssertSite = SLEUTH_SITE_ASSERT;
+constexpr unsigned CallSite = SLEUTH_SITE_CALL;
+
+/// Fails the child: its assertions cannot reach GoogleTest in the parent, so
+/// the parent reports the exit status and this message.
+void require(bool Condition, const char *What) {
+  if (!Condition) {
+    std::fprintf(stderr, "scenario check failed: %s\n", What);
+    std::fflush(stderr);
+    _exit(2);
+  }
+}
+
+/// One translation unit's site table, as the instrumenter would generate it.
+/// Site i is at line i + 1 so that the file shows the table's order.
+class Unit {
+public:
+  explicit Unit(const char *Path) : Path(Path) { func("main"); }
+  Unit(const Unit &) = delete;
+  Unit &operator=(const Unit &) = delete;
+
+  unsigned func(const char *Name) {
+    require(!Finished, "functions added after the first probe");
+    Funcs.push_back(sleuth_func{1, 1000, Name});
+    return static_cast<unsigned>(Funcs.size() - 1);
+  }
+  unsigned site(unsigned Kind, const char *Name, unsigned Func = 0,
+                std::vector<unsigned> Cds = {}, unsigned Flags = 0) {
+    require(!Finished, "sites added after the first probe");
+    unsigned Index = static_cast<unsigned>(Sites.size());
+    Sites.push_back(sleuth_site{Kind, Flags, Index + 1, 1, Func,
+                                static_cast<unsigned>(CdTable.size()),
+                                static_cast<unsigned>(Cds.size()), Name});
+    CdTable.insert(CdTable.end(), Cds.begin(), Cds.end());
+    return Index;
+  }
+  /// The unit as probes take it; the table is frozen from now on.
+  sleuth_tu *tu() {
+    if (!Finished) {
+      Finished = true;
+      if (CdTable.empty())
+        CdTable.push_back(0); // never read: every site has cd_count 0
+      Tu = sleuth_tu{Path,
+                     Sites.data(),
+                     static_cast<unsigned>(Sites.size()),
+                     CdTable.data(),
+                     Funcs.data(),
+                     static_cast<unsigned>(Funcs.size()),
+                     0,
+                     0,
+                     0};
+    }
+    return &Tu;
+  }
+
+  // The probes, named after what the instrumented code does.
+  void enter(unsigned Func, unsigned Key = 0,
+             const void *FrameAddress = nullptr) {
+    sleuth_enter(tu(), Func, Key, FrameAddress);
+  }
+  template <class T> void set(unsigned Site, T &Lvalue) {
+    sleuth_set(tu(), Site, &Lvalue, sizeof(T));
+  }
+  template <class T> void decl(unsigned Site, T &Lvalue) {
+    require(sleuth_decl(tu(), Site, &Lvalue, sizeof(T)) == 0,
+            "sleuth_decl returns 0");
+  }
+  int test(unsigned Site, int Outcome = 1) {
+    int Result = sleuth_test(tu(), Site, Outcome);
+    require(Result == Outcome, "sleuth_test returns the outcome");
+    return Result;
+  }
+  void call(unsigned Site, unsigned Key) { sleuth_call(tu(), Site, Key); }
+  void arg(unsigned Site, unsigned Position) {
+    sleuth_arg(tu(), Site, Position);
+  }
+  template <class T> void param(unsigned Site, T &Lvalue, unsigned Position) {
+    sleuth_param(tu(), Site, &Lvalue, sizeof(T), Position);
+  }
+  void ret(unsigned Site) { sleuth_ret(tu(), Site); }
+
+private:
+  const char *Path;
+  std::vector<sleuth_site> Sites;
+  std::vector<unsigned> CdTable;
+  std::vector<sleuth_func> Funcs;
+  sleuth_tu Tu{};
+  bool Finished = false;
+};
+
+template <class T> void get(const T &Lvalue) { sleuth_get(&Lvalue, sizeof(T)); }
+
+/// What a scenario runs in: owns the units, which the runtime keeps pointers
+/// to until the dependence file is written.
+class Program {
+public:
+  Unit &unit(const char *Path = "/src/scenario.c") {
+    return Units.emplace_back(Path);
+  }
+
+private:
+  std::deque<Unit> Units;
+};
+
+struct Recording {
+  std::optional<DependenceGraph> Graph;
+  std::string Text; ///< The dependence file as written.
+};
+
+class TrackerTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string Template =
+        (std::filesystem::temp_directory_path() / "runtime-test-XXXXXX")
+            .string();
+    ASSERT_NE(::mkdtemp(Template.data()), nullptr);
+    Dir = Template;
+  }
+  void TearDown() override {
+    std::error_code Ec;
+    std::filesystem::remove_all(Dir, Ec);
+  }
+
+  /// Runs Scenario in a forked child with a fresh runtime; the child writes
+  /// the dependence file with sleuth_flush() and the parent loads it.
+  Recording record(const std::function<void(Program &)> &Scenario) {
+    std::string Out = (Dir / "scenario.deps").string();
+    std::fflush(nullptr);
+    pid_t Child = fork();
+    if (Child == 0) {
+      // SLEUTH_OUT is read when the file is written; setting it first anyway
+      // keeps the scenario independent of that detail.
+      setenv("SLEUTH_OUT", Out.c_str(), 1);
+      {
+        Program P;
+        Scenario(P);
+        sleuth_flush();
+      }
+      // Skips the runtime's final write at exit, which would overwrite the
+      // file with `status exit 0`.
+      _exit(0);
+    }
+    Recording R;
+    int Status = 0;
+    EXPECT_GT(Child, 0) << "fork failed";
+    if (Child <= 0)
+      return R;
+    while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+    }
+    EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0)
+        << "the scenario failed, wait status " << Status;
+    std::ifstream In(Out, std::ios::binary);
+    std::ostringstream Buffer;
+    Buffer << In.rdbuf();
+    R.Text = Buffer.str();
+    std::string Error;
+    R.Graph = DependenceGraph::load(Out, Error);
+    EXPECT_TRUE(R.Graph.has_value()) << Error << "\n" << R.Text;
+    return R;
+  }
+
+  std::filesystem::path Dir;
+};
+
+/// The node named Name; scenarios give their sites unique names.
+Node node(const DependenceGraph &G, const std::string &Name) {
+  std::optional<Node> Found;
+  for (Node N = 0; N < G.size(); ++N)
+    if (G.site(N).Name == Name) {
+      EXPECT_FALSE(Found.has_value()) << "two sites named " << Name;
+      Found = N;
+    }
+  EXPECT_TRUE(Found.has_value()) << "no site named " << Name;
+  return Found.value_or(0);
+}
+
+/// The names of the nodes that Name depends on by edges of Kind.
+Names origins(const DependenceGraph &G, const std::string &Name,
+              DependenceKind Kind) {
+  Names Result;
+  for (auto E :
+       boost::make_iterator_range(boost::in_edges(node(G, Name), G.graph())))
+    if (G.graph()[E].Kind == Kind)
+      Result.insert(G.site(boost::source(E, G.graph())).Name);
+  return Result;
+}
+Names dataOf(const DependenceGraph &G, const std::string &Name) {
+  return origins(G, Name, DependenceKind::Data);
+}
+Names ctrlOf(const DependenceGraph &G, const std::string &Name) {
+  return origins(G, Name, DependenceKind::Control);
+}
+uint64_t hits(const DependenceGraph &G, const std::string &Name) {
+  return G.site(node(G, Name)).Hits;
+}
+
+// --- Data dependences ------------------------------------------------------
+
+TEST_F(TrackerTest, AssignmentDependsOnTheOriginsOfWhatItReads) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
+             Z = U.site(VarSite, "z");
+    U.enter(0);
+    int x = 1, y = 2;
+    U.decl(X, x);
+    U.decl(Y, y);
+    get(x);
+    get(y);
+    int z = x + y;
+    U.set(Z, z);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "z"), (Names{"x", "y"}));
+  EXPECT_EQ(dataOf(G, "x"), Names{});
+  EXPECT_EQ(ctrlOf(G, "z"), Names{});
+  EXPECT_TRUE(G.status().Running);
+}
+
+TEST_F(TrackerTest, WriteThroughPointerIsSeenUnderAnotherName) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Deref = U.site(VarSite, "*p"), W = U.site(VarSite, "w"),
+             Elem = U.site(VarSite, "q[1]"), H = U.site(VarSite, "h");
+    U.enter(0);
+    int v = 0;
+    int *p = &v;
+    *p = 42;
+    U.set(Deref, *p);
+    int &r = v; // a reference: yet another name of the same bytes
+    get(r);
+    int w = r;
+    U.set(W, w);
+    // Heap memory written under one pointer, read under another.
+    int *q = static_cast<int *>(std::malloc(4 * sizeof(int)));
+    q[1] = w;
+    get(w);
+    U.set(Elem, q[1]);
+    int *Alias = q + 1;
+    get(*Alias);
+    int h = *Alias;
+    U.set(H, h);
+    std::free(q);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "w"), Names{"*p"});
+  EXPECT_EQ(dataOf(*R.Graph, "q[1]"), Names{"w"});
+  EXPECT_EQ(dataOf(*R.Graph, "h"), Names{"q[1]"});
+}
+
+TEST_F(TrackerTest, ArrayElementsAndStructFieldsHaveTheirOwnOrigins) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A0 = U.site(VarSite, "a[0]"), A1 = U.site(VarSite, "a[1]"),
+             A1Again = U.site(VarSite, "a[1] again"),
+             R0 = U.site(VarSite, "r0"), R1 = U.site(VarSite, "r1"),
+             SC = U.site(VarSite, "s.c"), SI = U.site(VarSite, "s.i"),
+             SD = U.site(VarSite, "s.d"), RI = U.site(VarSite, "ri"),
+             Whole = U.site(VarSite, "copy");
+    U.enter(0);
+    int a[3] = {};
+    U.set(A0, a[0]);
+    U.set(A1, a[1]);
+    U.set(A1Again, a[1]); // must not touch a[0]'s origin
+    get(a[0]);
+    int r0 = a[0];
+    U.set(R0, r0);
+    get(a[1]);
+    int r1 = a[1];
+    U.set(R1, r1);
+    struct S {
+      char c;
+      int i;
+      double d;
+    } s{};
+    U.set(SC, s.c);
+    U.set(SI, s.i);
+    U.set(SD, s.d);
+    get(s.i);
+    int ri = s.i;
+    U.set(RI, ri);
+    get(s); // a struct copy reads every field (padding has no origin)
+    S copy = s;
+    U.set(Whole, copy);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "r0"), Names{"a[0]"});
+  EXPECT_EQ(dataOf(G, "r1"), Names{"a[1] again"});
+  EXPECT_EQ(dataOf(G, "ri"), Names{"s.i"});
+  EXPECT_EQ(dataOf(G, "copy"), (Names{"s.c", "s.i", "s.d"}));
+}
+
+TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Low = U.site(VarSite, "low byte"),
+             Whole = U.site(VarSite, "whole"), High = U.site(VarSite, "high");
+    U.enter(0);
+    unsigned x = 0x01020304;
+    U.decl(X, x);
+    unsigned char *Bytes = reinterpret_cast<unsigned char *>(&x);
+    Bytes[1] = 7;
+    U.set(Low, Bytes[1]);
+    get(x);
+    unsigned whole = x;
+    U.set(Whole, whole);
+    get(Bytes[3]);
+    unsigned char high = Bytes[3];
+    U.set(High, high);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "whole"), (Names{"x", "low byte"}));
+  EXPECT_EQ(dataOf(*R.Graph, "high"), Names{"x"});
+}
+
+TEST_F(TrackerTest, CompoundWriteDependsOnTheOldValue) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
+             PlusEq = U.site(VarSite, "x += y", 0, {}, SLEUTH_FLAG_COMPOUND),
+             Plain = U.site(VarSite, "x = y"), Z = U.site(VarSite, "z");
+    U.enter(0);
+    int x = 1, y = 2;
+    U.decl(X, x);
+    U.decl(Y, y);
+    get(y);
+    x += y;
+    U.set(PlusEq, x);
+    get(y);
+    x = y; // not compound: the old value is overwritten, not read
+    U.set(Plain, x);
+    get(x);
+    int z = x;
+    U.set(Z, z);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "x += y"), (Names{"x", "y"}));
+  EXPECT_EQ(dataOf(*R.Graph, "x = y"), Names{"y"});
+  EXPECT_EQ(dataOf(*R.Graph, "z"), Names{"x = y"});
+}
+
+TEST_F(TrackerTest, SetNowRecordsTheWriteBeforeTheStore) {
+  // z = x++: the instrumenter records the increment before the store, while
+  // the shadow still holds x's old origin; z reads the value of `x++`.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"),
+             Inc = U.site(VarSite, "x++", 0, {}, SLEUTH_FLAG_COMPOUND),
+             Z = U.site(VarSite, "z"), W = U.site(VarSite, "w");
+    U.enter(0);
+    int x = 1;
+    U.decl(X, x);
+    int *Target = static_cast<int *>(sleuth_setnow(U.tu(), Inc, &x, sizeof x));
+    require(Target == &x, "sleuth_setnow returns its address");
+    int z = (*Target)++;
+    U.set(Z, z);
+    get(x);
+    int w = x;
+    U.set(W, w);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "x++"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "z"), Names{"x++"});
+  EXPECT_EQ(dataOf(*R.Graph, "w"), Names{"x++"});
+}
+
+TEST_F(TrackerTest, SetpAndCommitCompleteTheInnermostWriteAfterTheStore) {
+  // a[i] = (b[j] = y): two writes with side-effecting lvalues, the inner one
+  // completed first.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Y = U.site(VarSite, "y"), A = U.site(VarSite, "a[i]"),
+             B = U.site(VarSite, "b[j]"), RA = U.site(VarSite, "ra");
+    U.enter(0);
+    int y = 5, a[2] = {}, b[2] = {};
+    U.decl(Y, y);
+    int *PA = static_cast<int *>(sleuth_setp(U.tu(), A, &a[1], sizeof(int)));
+    int *PB = static_cast<int *>(sleuth_setp(U.tu(), B, &b[0], sizeof(int)));
+    require(PA == &a[1] && PB == &b[0], "sleuth_setp returns its address");
+    get(y);
+    *PB = y;
+    require(sleuth_commit() == &b[0], "commit completes the inner write");
+    get(b[0]);
+    *PA = b[0];
+    require(sleuth_commit() == &a[1], "then the outer write");
+    require(sleuth_commit() == nullptr, "nothing left to commit");
+    get(a[1]);
+    int ra = a[1];
+    U.set(RA, ra);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "b[j]"), Names{"y"});
+  EXPECT_EQ(dataOf(*R.Graph, "a[i]"), Names{"b[j]"});
+  EXPECT_EQ(dataOf(*R.Graph, "ra"), Names{"a[i]"});
+}
+
+TEST_F(TrackerTest, IncrementInsideAnExpressionKeepsTheExpressionsReads) {
+  // y = a + i++;  g(n, i++);  the increment reads only i's old value; a and n
+  // are read by the enclosing assignment and by g's first parameter.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned A = U.site(VarSite, "a"), N = U.site(VarSite, "n"),
+             I = U.site(VarSite, "i");
+    unsigned Inc1 = U.site(VarSite, "i++ (1)", 0, {}, SLEUTH_FLAG_COMPOUND);
+    unsigned Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>");
+    unsigned Inc2 = U.site(VarSite, "i++ (2)", 0, {}, SLEUTH_FLAG_COMPOUND);
+    unsigned Pa = U.site(ParamSite, "pa", G), Pb = U.site(ParamSite, "pb", G);
+    U.enter(0);
+    int a = 1, n = 2, i = 0;
+    U.decl(A, a);
+    U.decl(N, n);
+    U.decl(I, i);
+    get(a);
+    int y =
+        a + (*static_cast<int *>(sleuth_setnow(U.tu(), Inc1, &i, sizeof i)))++;
+    U.set(Y, y);
+    U.call(C, 6);
+    U.arg(C, 1);
+    get(n);
+    U.arg(C, 2);
+    int b = (*static_cast<int *>(sleuth_setnow(U.tu(), Inc2, &i, sizeof i)))++;
+    U.enter(G, 6);
+    int pa = n, pb = b;
+    U.param(Pa, pa, 1);
+    U.param(Pb, pb, 2);
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "i++ (1)"), Names{"i"});
+  EXPECT_EQ(dataOf(G, "y"), (Names{"a", "i++ (1)"}));
+  EXPECT_EQ(dataOf(G, "i++ (2)"), Names{"i++ (1)"});
+  EXPECT_EQ(dataOf(G, "pa"), Names{"n"});
+  EXPECT_EQ(dataOf(G, "pb"), Names{"i++ (2)"});
+}
+
+TEST_F(TrackerTest, WriteInsideAnArgumentDoesNotInventReads) {
+  // z = a + b + g(y, c = 2): the write of c consumes the reads pending before
+  // it, so the call's argument marks point past the reads that are left. The
+  // runtime must neither read past them nor invent reads of node 0.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Zero = U.site(VarSite, "site zero");
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"),
+             Y = U.site(VarSite, "y"), C = U.site(VarSite, "c");
+    unsigned Cg = U.site(CallSite, "<call g>");
+    unsigned P1 = U.site(ParamSite, "p1", G), P2 = U.site(ParamSite, "p2", G);
+    unsigned Rv = U.site(RetSite, "<g() return value>", G);
+    unsigned Z = U.site(VarSite, "z");
+    U.enter(0);
+    int zero = 0, a = 1, b = 2, y = 3, c = 0;
+    U.decl(Zero, zero);
+    U.decl(A, a);
+    U.decl(B, b);
+    U.decl(Y, y);
+    get(a);
+    get(b);
+    U.call(Cg, 12);
+    U.arg(Cg, 1);
+    get(y);
+    U.arg(Cg, 2);
+    c = 2;
+    U.set(C, c);
+    get(c); // the assignment's value
+    U.enter(G, 12);
+    int p1 = y, p2 = c;
+    U.param(P1, p1, 1);
+    U.param(P2, p2, 2);
+    U.ret(Rv);
+    int z = a + b + p1;
+    U.set(Z, z);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  for (const char *Name : {"p1", "p2", "z", "<g() return value>"})
+    EXPECT_EQ(dataOf(G, Name).count("site zero"), 0u) << Name;
+  EXPECT_EQ(dataOf(G, "z").count("<g() return value>"), 1u);
+}
+
+// --- Pending reads ---------------------------------------------------------
+
+TEST_F(TrackerTest, PendingReadsAreConsumedByTheNextNode) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
+             Z = U.site(VarSite, "z"), T = U.site(TestSite, "<test>"),
+             W = U.site(VarSite, "w"), D = U.site(VarSite, "after discard");
+    U.enter(0);
+    int x = 1;
+    U.decl(X, x);
+    get(x);
+    int y = x;
+    U.set(Y, y);
+    int z = 3; // reads nothing: the read of x was consumed by y
+    U.set(Z, z);
+    get(z);
+    U.test(T, z > 0);
+    int w = 4; // the test consumed the read of z
+    U.set(W, w);
+    get(x);
+    get(y);
+    sleuth_discard(); // `x + y;` as an expression statement
+    int d = 0;
+    U.set(D, d);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "y"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "z"), Names{});
+  EXPECT_EQ(dataOf(G, "<test>"), Names{"z"});
+  EXPECT_EQ(dataOf(G, "w"), Names{});
+  EXPECT_EQ(dataOf(G, "after discard"), Names{});
+}
+
+// --- Control dependences ---------------------------------------------------
+
+TEST_F(TrackerTest, SiteDependsOnItsControllingTest) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), T = U.site(TestSite, "t");
+    unsigned S = U.site(VarSite, "s", 0, {T});
+    U.enter(0);
+    int x = 1;
+    U.decl(X, x);
+    get(x);
+    if (U.test(T, x > 0)) {
+      int s = 2;
+      U.set(S, s);
+    }
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "s"), Names{"t"});
+  EXPECT_EQ(dataOf(*R.Graph, "s"), Names{});
+  // A test is never a data dependence, and the top-level test has no
+  // controller of its own.
+  EXPECT_EQ(dataOf(*R.Graph, "t"), Names{"x"});
+  EXPECT_EQ(ctrlOf(*R.Graph, "t"), Names{});
+}
+
+TEST_F(TrackerTest, MostRecentlyExecutedControllerWins) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned T1 = U.site(TestSite, "t1"), T2 = U.site(TestSite, "t2");
+    unsigned S1 = U.site(VarSite, "s1", 0, {T1, T2}),
+             S2 = U.site(VarSite, "s2", 0, {T1, T2});
+    U.enter(0);
+    int s = 0;
+    U.test(T2);
+    U.test(T1);
+    U.set(S1, s);
+    U.test(T2);
+    U.set(S2, s);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "s1"), Names{"t1"});
+  EXPECT_EQ(ctrlOf(*R.Graph, "s2"), Names{"t2"});
+}
+
+TEST_F(TrackerTest, CalleeStatementsDependOnTheTestThatControlledTheCall) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g"), H = U.func("h");
+    unsigned T = U.site(TestSite, "t");
+    unsigned CallG = U.site(CallSite, "<call g>", 0, {T});
+    unsigned InG = U.site(VarSite, "in g", G);
+    unsigned CallH = U.site(CallSite, "<call h>", G);
+    unsigned InH = U.site(VarSite, "in h", H);
+    unsigned After = U.site(VarSite, "after");
+    U.enter(0);
+    int v = 0;
+    if (U.test(T)) {
+      U.call(CallG, 7);
+      U.enter(G, 7);
+      U.set(InG, v);
+      U.call(CallH, 8); // uncontrolled in g: h inherits g's call control
+      U.enter(H, 8);
+      U.set(InH, v);
+      sleuth_leave();
+      sleuth_leave();
+    }
+    U.set(After, v); // back in main, which nothing called
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "in g"), Names{"t"});
+  EXPECT_EQ(ctrlOf(*R.Graph, "in h"), Names{"t"});
+  EXPECT_EQ(ctrlOf(*R.Graph, "after"), Names{});
+}
+
+TEST_F(TrackerTest, TestExecutedInAnotherCallIsIgnored) {
+  // g's site s is controlled by g's test tg. The second call of g reaches s
+  // without executing tg: tg's execution in the first call must not count,
+  // s depends on the test that controlled the second call.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Tm1 = U.site(TestSite, "tm1"), Tm2 = U.site(TestSite, "tm2");
+    unsigned C1 = U.site(CallSite, "<call 1>", 0, {Tm1}),
+             C2 = U.site(CallSite, "<call 2>", 0, {Tm2});
+    unsigned Tg = U.site(TestSite, "tg", G);
+    unsigned S = U.site(VarSite, "s", G, {Tg});
+    U.enter(0);
+    int v = 0;
+    U.test(Tm1);
+    U.call(C1, 5);
+    U.enter(G, 5);
+    U.test(Tg);
+    U.set(S, v);
+    sleuth_leave();
+    U.test(Tm2);
+    U.call(C2, 5);
+    U.enter(G, 5);
+    U.set(S, v);
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "s"), (Names{"tg", "tm2"}));
+  EXPECT_EQ(ctrlOf(*R.Graph, "tg"), Names{"tm1"});
+}
+
+TEST_F(TrackerTest, TestExecutedByARecursiveCalleeDoesNotControlTheCaller) {
+  // f's site s has two static controllers, ta and tb (as after `if (a) goto
+  // L; if (b) return; L: s;`). The outer f executes ta and calls f, whose
+  // inner instance executes tb and returns; the outer s was decided by ta.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f");
+    unsigned Ta = U.site(TestSite, "ta", F), Tb = U.site(TestSite, "tb", F);
+    unsigned C = U.site(CallSite, "<call f>", F, {Ta});
+    unsigned S = U.site(VarSite, "s", F, {Ta, Tb});
+    U.enter(F, 3);
+    int v = 0;
+    U.test(Ta);
+    U.call(C, 3);
+    U.enter(F, 3);
+    U.test(Ta, 0);
+    U.test(Tb);
+    sleuth_leave();
+    U.set(S, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "s"), Names{"ta"});
+}
+
+TEST_F(TrackerTest, TestJustBeforeARecursiveCallDoesNotCountInTheCallee) {
+  // f: if (c) { if (a) f(); }  where f's site u is controlled by a. The inner
+  // f reaches u before executing any test of its own: u depends on what
+  // controlled the call (c), not on the outer a executed just before it.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f");
+    unsigned Tc = U.site(TestSite, "c", F), Ta = U.site(TestSite, "a", F);
+    unsigned C = U.site(CallSite, "<call f>", F, {Tc});
+    unsigned Us = U.site(VarSite, "u", F, {Ta});
+    U.enter(F, 3);
+    int v = 0;
+    U.test(Tc);
+    U.test(Ta);
+    U.call(C, 3);
+    U.enter(F, 3);
+    U.set(Us, v);
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "u"), Names{"c"});
+}
+
+TEST_F(TrackerTest, LoopTestIsControlledByWhatControlsTheLoopNotByItself) {
+  // while (i < 3) i = i + 1;  in g, called under tm. The instrumenter filters
+  // a loop test out of its own controllers; the runtime adds no self-edge.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Tm = U.site(TestSite, "tm");
+    unsigned C = U.site(CallSite, "<call g>", 0, {Tm});
+    unsigned I0 = U.site(VarSite, "i", G);
+    unsigned Loop = U.site(TestSite, "i < 3", G);
+    unsigned Body = U.site(VarSite, "i = i + 1", G, {Loop});
+    U.enter(0);
+    U.test(Tm);
+    U.call(C, 9);
+    U.enter(G, 9);
+    int i = 0;
+    U.decl(I0, i);
+    while (get(i), U.test(Loop, i < 3)) {
+      get(i);
+      i = i + 1;
+      U.set(Body, i);
+    }
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "i < 3"), Names{"tm"});
+  EXPECT_EQ(ctrlOf(G, "i = i + 1"), Names{"i < 3"});
+  EXPECT_EQ(dataOf(G, "i < 3"), (Names{"i", "i = i + 1"}));
+  EXPECT_EQ(dataOf(G, "i = i + 1"), (Names{"i", "i = i + 1"}));
+  EXPECT_EQ(hits(G, "i < 3"), 4u);
+  EXPECT_EQ(hits(G, "i = i + 1"), 3u);
+}
+
+TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Sw = U.site(TestSite, "switch");
+    unsigned Case = U.site(VarSite, "case 2", 0, {Sw});
+    unsigned A = U.site(AssertSite, "<assertion>", 0, {Sw});
+    U.enter(0);
+    int x = 2;
+    U.decl(X, x);
+    get(x);
+    require(sleuth_switch(U.tu(), Sw, 2ul) == 2ul,
+            "sleuth_switch returns the value");
+    int y = 1;
+    U.set(Case, y);
+    get(y);
+    require(sleuth_assert(U.tu(), A, 1) == 1,
+            "sleuth_assert returns the outcome");
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "switch"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "case 2"), Names{"switch"});
+  EXPECT_EQ(dataOf(G, "<assertion>"), Names{"case 2"});
+  EXPECT_EQ(ctrlOf(G, "<assertion>"), Names{"switch"});
+  EXPECT_EQ(G.site(node(G, "<assertion>")).Kind, sleuth::SiteKind::Assert);
+}
+
+// --- Calls -----------------------------------------------------------------
+
+class CallTest : public TrackerTest {
+protected:
+  /// r = g(x, y) with the arguments evaluated in the order Order gives
+  /// (1-based positions); g returns a + b.
+  Recording callG(std::vector<unsigned> Order) {
+    return record([Order](Program &P) {
+      Unit &U = P.unit();
+      unsigned G = U.func("g");
+      unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y");
+      unsigned C = U.site(CallSite, "<call g>");
+      unsigned R = U.site(VarSite, "r");
+      unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G);
+      unsigned Rv = U.site(RetSite, "<g() return value>", G);
+      U.enter(0);
+      int x = 1, y = 2;
+      U.decl(X, x);
+      U.decl(Y, y);
+      U.call(C, 11);
+      int Args[3] = {};
+      for (unsigned Position : Order) {
+        U.arg(C, Position);
+        if (Position == 1) {
+          get(x);
+          Args[1] = x;
+        } else {
+          get(y);
+          Args[2] = y;
+        }
+      }
+      U.enter(G, 11);
+      int a = Args[1], b = Args[2];
+      U.param(A, a, 1);
+      U.param(B, b, 2);
+      get(a);
+      get(b);
+      U.ret(Rv);
+      int r = a + b;
+      U.set(R, r);
+      sleuth_leave();
+    });
+  }
+};
+
+TEST_F(CallTest, ArgumentsFlowIntoParametersByPosition) {
+  Recording R = callG({1, 2});
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "b"), Names{"y"});
+  EXPECT_EQ(dataOf(G, "<g() return value>"), (Names{"a", "b"}));
+  // The return value is read by the caller's next node.
+  EXPECT_EQ(dataOf(G, "r"), Names{"<g() return value>"});
+}
+
+TEST_F(CallTest, ArgumentsEvaluatedRightToLeftStillMatchTheirParameters) {
+  Recording R = callG({2, 1});
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
+}
+
+TEST_F(TrackerTest, ConstantArgumentGivesTheParameterNoOrigin) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>");
+    unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G);
+    U.enter(0);
+    int y = 2;
+    U.decl(Y, y);
+    U.call(C, 4);
+    U.arg(C, 1); // g(42, y): the literal reads nothing
+    U.arg(C, 2);
+    get(y);
+    U.enter(G, 4);
+    int a = 42, b = y;
+    U.param(A, a, 1);
+    U.param(B, b, 2);
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
+}
+
+TEST_F(TrackerTest, UninstrumentedCalleeResultDependsOnItsArguments) {
+  // r = ext(x); q = g(y);  where ext is not instrumented (it never enters).
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y");
+    unsigned CExt = U.site(CallSite, "<call ext>"),
+             CG = U.site(CallSite, "<call g>");
+    unsigned Rs = U.site(VarSite, "r"), Q = U.site(VarSite, "q");
+    unsigned A = U.site(ParamSite, "a", G);
+    unsigned Rv = U.site(RetSite, "<g() return value>", G);
+    U.enter(0);
+    int x = 1, y = 2;
+    U.decl(X, x);
+    U.decl(Y, y);
+    U.call(CExt, 100);
+    U.arg(CExt, 1);
+    get(x);
+    int r = std::abs(x);
+    U.set(Rs, r);
+    U.call(CG, 200);
+    U.arg(CG, 1);
+    get(y);
+    U.enter(G, 200);
+    int a = y;
+    U.param(A, a, 1);
+    get(a);
+    U.ret(Rv);
+    int q = a;
+    U.set(Q, q);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "r"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "a"), Names{"y"});
+  EXPECT_EQ(dataOf(G, "q"), Names{"<g() return value>"});
+}
+
+TEST_F(TrackerTest, CalleeKeyMismatchDropsTheStaleCallRecord) {
+  // ext(x) is not instrumented and calls back the instrumented cb (as qsort
+  // calls its comparator): cb must not take ext's argument for its own.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Cb = U.func("cb");
+    unsigned X = U.site(VarSite, "x"), CExt = U.site(CallSite, "<call ext>");
+    unsigned Pa = U.site(ParamSite, "p", Cb);
+    unsigned Rs = U.site(VarSite, "r");
+    U.enter(0);
+    int x = 1;
+    U.decl(X, x);
+    U.call(CExt, 100);
+    U.arg(CExt, 1);
+    get(x);
+    U.enter(Cb, 300); // from inside ext
+    int p = 0;
+    U.param(Pa, p, 1);
+    sleuth_leave();
+    int r = x; // ext's result: its argument is still pending in main
+    U.set(Rs, r);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "p"), Names{});
+  EXPECT_EQ(dataOf(*R.Graph, "r"), Names{"x"});
+}
+
+TEST_F(TrackerTest, NestedCallsPassReturnValuesAsArguments) {
+  // y = g(f(x)) and z = g(ext(w)) with ext not instrumented.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f"), G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), W = U.site(VarSite, "w");
+    unsigned CG = U.site(CallSite, "<call g>"),
+             CF = U.site(CallSite, "<call f>");
+    unsigned CG2 = U.site(CallSite, "<call g 2>"),
+             CExt = U.site(CallSite, "<call ext>");
+    unsigned Y = U.site(VarSite, "y"), Z = U.site(VarSite, "z");
+    unsigned Fa = U.site(ParamSite, "fa", F), Ga = U.site(ParamSite, "ga", G);
+    unsigned Fr = U.site(RetSite, "<f() return value>", F),
+             Gr = U.site(RetSite, "<g() return value>", G);
+    auto EnterG = [&](int Value) {
+      U.enter(G, 2);
+      int ga = Value;
+      U.param(Ga, ga, 1);
+      get(ga);
+      U.ret(Gr);
+      return ga;
+    };
+    U.enter(0);
+    int x = 1, w = 2;
+    U.decl(X, x);
+    U.decl(W, w);
+    U.call(CG, 2);
+    U.arg(CG, 1);
+    U.call(CF, 1);
+    U.arg(CF, 1);
+    get(x);
+    U.enter(F, 1);
+    int fa = x;
+    U.param(Fa, fa, 1);
+    get(fa);
+    U.ret(Fr);
+    int y = EnterG(fa);
+    U.set(Y, y);
+    U.call(CG2, 2);
+    U.arg(CG2, 1);
+    U.call(CExt, 50);
+    U.arg(CExt, 1);
+    get(w);
+    int z = EnterG(std::abs(w));
+    U.set(Z, z);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "fa"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "ga"), (Names{"<f() return value>", "w"}));
+  EXPECT_EQ(dataOf(G, "y"), Names{"<g() return value>"});
+  EXPECT_EQ(dataOf(G, "z"), Names{"<g() return value>"});
+}
+
+// --- C frames and longjmp --------------------------------------------------
+
+TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
+  // main calls f calls g; g longjmps back to main, which then calls h(y). The
+  // runtime learns that f and g are dead only when h enters at an address at
+  // or above theirs (the stack grows down).
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f"), G = U.func("g"), H = U.func("h");
+    unsigned Y = U.site(VarSite, "y"), Tm = U.site(TestSite, "tm");
+    unsigned CF = U.site(CallSite, "<call f>", 0, {Tm});
+    unsigned Tf = U.site(TestSite, "tf", F);
+    unsigned CG = U.site(CallSite, "<call g>", F, {Tf});
+    unsigned Tm2 = U.site(TestSite, "tm2");
+    unsigned CH = U.site(CallSite, "<call h>", 0, {Tm2});
+    unsigned Ha = U.site(ParamSite, "a", H), InH = U.site(VarSite, "in h", H);
+    unsigned After = U.site(VarSite, "after", 0, {Tm});
+    static char Stack[4096];
+    U.enter(0, 1, &Stack[4000]);
+    int y = 2, v = 0;
+    U.decl(Y, y);
+    U.test(Tm);
+    U.call(CF, 2);
+    U.enter(F, 2, &Stack[3000]);
+    U.test(Tf);
+    U.call(CG, 3);
+    U.enter(G, 3, &Stack[2000]);
+    get(v); // pending in g when it jumps
+    // longjmp to main: its probes run on, unaware that f and g are gone.
+    U.test(Tm2);
+    U.call(CH, 4);
+    U.arg(CH, 1);
+    get(y);
+    U.enter(H, 4, &Stack[3000]);
+    int a = y;
+    U.param(Ha, a, 1);
+    U.set(InH, v);
+    sleuth_leave();
+    U.set(After, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a"), Names{"y"});
+  EXPECT_EQ(ctrlOf(G, "in h"), Names{"tm2"});
+  // Back in main: g's pending read is gone and main's own test controls.
+  EXPECT_EQ(dataOf(G, "after"), Names{});
+  EXPECT_EQ(ctrlOf(G, "after"), Names{"tm"});
+}
+
+// --- Threads ---------------------------------------------------------------
+
+TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Work = U.func("work");
+    unsigned M = U.site(VarSite, "m");
+    unsigned In = U.site(VarSite, "in", Work),
+             Out = U.site(VarSite, "out", Work);
+    unsigned A = U.site(VarSite, "a only", Work),
+             B = U.site(VarSite, "b only", Work);
+    unsigned After = U.site(VarSite, "after join");
+    U.enter(0);
+    int m = 0;
+    U.decl(M, m); // the main thread is thread 0
+    std::atomic<int> Arrived{0};
+    auto Worker = [&](unsigned Own, int *Result) {
+      U.enter(Work);
+      // Both threads run the same sites on their own variables: the same
+      // edges, which the file must hold once.
+      int in = 1;
+      U.set(In, in);
+      ++Arrived;
+      while (Arrived.load() < 2) // both threads are tracking at once
+        std::this_thread::yield();
+      for (int I = 0; I < 100; ++I) {
+        get(in);
+        int out = in + I;
+        U.set(Out, out);
+      }
+      get(in);
+      *Result = in;
+      sleuth_set(U.tu(), Own, Result, sizeof *Result);
+      sleuth_leave();
+    };
+    int ResultA = 0, ResultB = 0;
+    std::thread TA(Worker, A, &ResultA), TB(Worker, B, &ResultB);
+    TA.join();
+    TB.join();
+    // Memory is shared: main reads what the threads wrote.
+    get(ResultA);
+    get(ResultB);
+    int after = ResultA + ResultB;
+    U.set(After, after);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph); // the loader rejects duplicate edges and `last`s
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "out"), Names{"in"});
+  EXPECT_EQ(dataOf(G, "a only"), Names{"in"});
+  EXPECT_EQ(dataOf(G, "b only"), Names{"in"});
+  EXPECT_EQ(dataOf(G, "after join"), (Names{"a only", "b only"}));
+  EXPECT_EQ(hits(G, "in"), 2u);
+  EXPECT_EQ(hits(G, "out"), 200u);
+  // Each thread's last node; the workers are threads 1 and 2 in either order.
+  ASSERT_TRUE(G.last(0));
+  EXPECT_EQ(*G.last(0), node(G, "after join"));
+  ASSERT_TRUE(G.last(1));
+  ASSERT_TRUE(G.last(2));
+  EXPECT_EQ((std::set<Node>{*G.last(1), *G.last(2)}),
+            (std::set<Node>{node(G, "a only"), node(G, "b only")}));
+  EXPECT_FALSE(G.last(3));
+  size_t DataLines = 0;
+  std::istringstream Lines(R.Text);
+  for (std::string Line; std::getline(Lines, Line);)
+    DataLines += Line.rfind("data ", 0) == 0;
+  EXPECT_EQ(DataLines, 5u) << R.Text;
+}
+
+// --- Registration, hits and `last` -----------------------------------------
+
+TEST_F(TrackerTest, UnitsGetDistinctFileIdsAndDenseNodeIds) {
+  Recording R = record([](Program &P) {
+    Unit &First = P.unit("/src/first.c");
+    Unit &Second = P.unit("/src/second.c");
+    unsigned Helper = Second.func("helper");
+    unsigned A = First.site(VarSite, "first a");
+    First.site(CallSite, "<call>"); // not a node: ids skip it
+    unsigned B = First.site(VarSite, "first b");
+    First.site(VarSite, "first never");
+    unsigned C = Second.site(VarSite, "second c", Helper);
+    unsigned D = Second.site(VarSite, "second d", Helper);
+    int v = 0;
+    // The second unit runs first and is registered first.
+    Second.enter(Helper);
+    Second.set(C, v);
+    get(v);
+    Second.set(D, v);
+    sleuth_leave();
+    First.enter(0);
+    get(v);
+    First.set(A, v);
+    for (int I = 0; I < 3; ++I)
+      First.set(B, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  ASSERT_EQ(G.files().size(), 2u);
+  EXPECT_EQ(G.files()[0].Path, "/src/second.c");
+  EXPECT_EQ(G.files()[1].Path, "/src/first.c");
+  ASSERT_EQ(G.functions().size(), 3u);
+  EXPECT_EQ(G.functions()[0].Name, "main");
+  EXPECT_EQ(G.functions()[0].File, 0u);
+  EXPECT_EQ(G.functions()[1].Name, "helper");
+  EXPECT_EQ(G.functions()[2].File, 1u);
+  ASSERT_EQ(G.size(), 5u);
+  const char *Order[] = {"second c", "second d", "first a", "first b",
+                         "first never"};
+  for (Node N = 0; N < 5; ++N)
+    EXPECT_EQ(G.site(N).Name, Order[N]);
+  EXPECT_EQ(G.functionOf(node(G, "second c")).Name, "helper");
+  EXPECT_EQ(G.fileOf(node(G, "first a")).Path, "/src/first.c");
+  EXPECT_EQ(G.site(node(G, "first b")).Line, 3u); // the table's site 2
+  EXPECT_EQ(dataOf(G, "second d"), Names{"second c"});
+  EXPECT_EQ(dataOf(G, "first a"), Names{"second d"});
+  EXPECT_EQ(hits(G, "first b"), 3u);
+  EXPECT_EQ(hits(G, "first a"), 1u);
+  EXPECT_EQ(hits(G, "first never"), 0u);
+  ASSERT_TRUE(G.last(0));
+  EXPECT_EQ(*G.last(0), node(G, "first b"));
+}
+
+TEST_F(TrackerTest, LastIsTheReturnNodeWhenAFunctionReturnedLast) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"),
+             Rv = U.site(RetSite, "<g() return value>", G);
+    int x = 0;
+    U.enter(0);
+    U.decl(X, x);
+    U.enter(G);
+    U.ret(Rv);
+    sleuth_discard(); // `g();` as a statement: its value is dropped
+  });
+  ASSERT_TRUE(R.Graph);
+  ASSERT_TRUE(R.Graph->last(0));
+  EXPECT_EQ(*R.Graph->last(0), node(*R.Graph, "<g() return value>"));
+  EXPECT_NE(R.Text.find("\nstatus running\n"), std::string::npos);
+  EXPECT_EQ(R.Text.substr(R.Text.size() - 4), "end\n");
+}
+
+} // namespace
