@@ -63,6 +63,17 @@ CharSourceRange Context::statementRange(const Stmt *S) const {
   return R;
 }
 
+CharSourceRange Context::expansionRange(SourceRange R) const {
+  CharSourceRange Plain = fileRange(R);
+  if (Plain.isValid() || R.isInvalid())
+    return Plain;
+  CharSourceRange C =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
+  if (C.isInvalid() || !SM.isWrittenInMainFile(C.getBegin()))
+    return {};
+  return C;
+}
+
 std::string Context::text(CharSourceRange R) const {
   bool Invalid = false;
   StringRef T = Lexer::getSourceText(R, SM, Ast.getLangOpts(), &Invalid);
@@ -207,6 +218,15 @@ bool hasAddress(const Expr *LValue) {
     if (A->getBase()->getType()->isVectorType())
       return false;
   return true;
+}
+
+std::string typeOfC(QualType T, const ASTContext &Ast) {
+  PrintingPolicy Policy(Ast.getLangOpts());
+  Policy.SuppressTagKeyword = false;
+  std::string Name = T.getAsString(Policy);
+  if (Name.find("(unnamed") != std::string::npos || Name.find("(anonymous") != std::string::npos)
+    return "";
+  return "__typeof__(" + Name + ")";
 }
 
 std::string addressOfC(QualType T) {

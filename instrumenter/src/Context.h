@@ -54,6 +54,13 @@ public:
   /// range (macro bodies) — such nodes are left alone. Nodes spelled inside the argument of a
   /// recorded assert() are allowed: their text is in the file.
   clang::CharSourceRange fileRange(clang::SourceRange R) const;
+  /// Like fileRange, but a node that begins or ends with a whole macro expansion (`return
+  /// NULL;`, `if (FLAG(x))`) maps to the file text around the invocation. Only for probes that
+  /// keep that text intact and merely surround it.
+  clang::CharSourceRange expansionRange(clang::SourceRange R) const;
+  clang::CharSourceRange expansionRange(const clang::Stmt *S) const {
+    return expansionRange(S->getSourceRange());
+  }
   clang::CharSourceRange fileRange(const clang::Stmt *S) const {
     return fileRange(S->getSourceRange());
   }
@@ -96,5 +103,8 @@ bool hasAddress(const clang::Expr *LValue);
 /// integer, which drops the qualifier without -Wdiscarded-qualifiers or -Wcast-qual (the
 /// runtime never accesses the object through it).
 std::string addressOfC(clang::QualType T);
+/// `__typeof__(TYPE)` spelled from the type itself, for lvalues whose text has side effects
+/// (`__typeof__(*p++)` would trip clang's -Wunevaluated-expression); "" if the type has no name.
+std::string typeOfC(clang::QualType T, const clang::ASTContext &Ast);
 
 } // namespace sleuth::instrumenter

@@ -61,12 +61,27 @@ void FunctionInstrumenter::mapTerminator(const Stmt *Terminator, unsigned Site) 
   TerminatorSites[Terminator] = Site;
 }
 
+bool FunctionInstrumenter::hasHiddenReturn(const Stmt *S) const {
+  if (!S || isa<LambdaExpr, BlockExpr>(S))
+    return false;
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    return Ctx.expansionRange(R).isInvalid();
+  for (const Stmt *Child : S->children())
+    if (hasHiddenReturn(Child))
+      return true;
+  return false;
+}
+
 bool FunctionInstrumenter::run() {
   const Stmt *Body = Function->getBody();
   if (!Body || !isa<CompoundStmt>(Body))
     return false;
   CharSourceRange R = Ctx.fileRange(Body);
   if (R.isInvalid())
+    return false;
+  // C has no destructors: a return the rewriter cannot see (written by a macro) would leave the
+  // runtime's frame behind. Such a function is left as it was.
+  if (Ctx.isC() && hasHiddenReturn(Body))
     return false;
   SourceLocation Begin = Ctx.SM.getFileLoc(Function->getBeginLoc());
   FunctionId = Ctx.Sites.addFunction(
@@ -130,8 +145,20 @@ void FunctionInstrumenter::walk(const Stmt *S) {
     return;
   }
   unsigned Before = Probes;
+  // With a condition variable (`if (T x = init)`), the condition is an implicit use of x whose
+  // range is the declarator: walk the declaration, not the condition.
+  const Stmt *SkippedCondition = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S); If && If->getConditionVariable())
+    SkippedCondition = If->getCond();
+  else if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getConditionVariable())
+    SkippedCondition = W->getCond();
+  else if (const auto *F = dyn_cast<ForStmt>(S); F && F->getConditionVariable())
+    SkippedCondition = F->getCond();
+  else if (const auto *Sw = dyn_cast<SwitchStmt>(S); Sw && Sw->getConditionVariable())
+    SkippedCondition = Sw->getCond();
   for (const Stmt *Child : S->children())
-    walk(Child);
+    if (Child != SkippedCondition)
+      walk(Child);
   visit(S);
   if (const auto *E = dyn_cast<Expr>(S)) {
     AssertionProbe::instrument(S, *this);

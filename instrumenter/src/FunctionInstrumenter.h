@@ -47,6 +47,7 @@ public:
   static std::string displayName(const clang::FunctionDecl *F);
 
 private:
+  bool hasHiddenReturn(const clang::Stmt *S) const;
   void walk(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
   void computeControlDependences();

@@ -51,10 +51,13 @@ std::string SiteTable::prologue(const std::string &AbsolutePath,
   if (Functions.empty())
     Out += "  {0, 0, \"\"}\n";
   Out += "};\n";
-  Out += "static struct sleuth_tu __sleuth_tu __attribute__((unused)) = {" +
-         cStringLiteral(AbsolutePath) + ", __sleuth_sites, " + std::to_string(Sites.size()) +
-         ", __sleuth_cds, __sleuth_funcs, " + std::to_string(Functions.size()) +
-         ", 0, 0, 0};\n";
+  // Not marked unused, since the probes use it (clang's -Wused-but-marked-unused, which cjson
+  // enables): a pointer that is marked unused, and never used, keeps it from being unused
+  // when no function was instrumented.
+  Out += "static struct sleuth_tu __sleuth_tu = {" + cStringLiteral(AbsolutePath) +
+         ", __sleuth_sites, " + std::to_string(Sites.size()) + ", __sleuth_cds, __sleuth_funcs, " +
+         std::to_string(Functions.size()) + ", 0, 0, 0};\n";
+  Out += "static struct sleuth_tu *const __sleuth_tu_ref __attribute__((unused)) = &__sleuth_tu;\n";
   (void)IsC;
   Out += "#line 1 " + cStringLiteral(LineDirectivePath) + "\n";
   return Out;

@@ -46,9 +46,10 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
     Cond = Sw->getCond();
     Keyword = Sw->getSwitchLoc();
   }
-  if (!Cond || Cond->isInstantiationDependent() && isa<SwitchStmt>(S))
+  // A statement written by a macro (glibc's assert is an `if` in GNU C mode) is not ours.
+  if (!Cond || Keyword.isMacroID() || (Cond->isInstantiationDependent() && isa<SwitchStmt>(S)))
     return false;
-  CharSourceRange R = F.Ctx.fileRange(Cond);
+  CharSourceRange R = F.Ctx.expansionRange(Cond);
   if (R.isInvalid())
     return false;
   std::string Prefix, Suffix;

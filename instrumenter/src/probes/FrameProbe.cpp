@@ -43,7 +43,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
 }
 
 bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
-  CharSourceRange R = F.Ctx.fileRange(Return);
+  CharSourceRange R = F.Ctx.expansionRange(Return);
   if (R.isInvalid())
     return false;
   const Expr *Value = Return->getRetValue();
@@ -89,7 +89,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   }
   QualType Returned = F.Function->getReturnType().getCanonicalType();
   QualType Given = Value->IgnoreParenImpCasts()->getType().getCanonicalType();
-  CharSourceRange RV = F.Ctx.fileRange(Value);
+  CharSourceRange RV = F.Ctx.expansionRange(Value);
   if (RV.isInvalid())
     return false;
   if (Returned->isPointerType() && Given->isIntegerType()) {

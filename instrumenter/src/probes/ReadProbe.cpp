@@ -38,8 +38,10 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
                ")");
   } else {
     // a[i++], *p++: evaluate the lvalue once and read through the pointer the probe returns.
-    F.Ctx.wrap(R, "(*(__typeof__(" + Text + ") *)sleuth_getp(" + addressOfC(T),
-               "), sizeof(" + Text + ")))");
+    std::string Type = typeOfC(T, F.Ctx.Ast);
+    if (Type.empty())
+      return false;
+    F.Ctx.wrap(R, "(*(" + Type + " *)sleuth_getp(" + addressOfC(T), "), sizeof(" + Type + ")))");
   }
   F.countProbe();
   return true;

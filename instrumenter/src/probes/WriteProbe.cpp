@@ -4,10 +4,10 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-static bool canTrackWrite(const Expr *L) {
+static bool canTrackWrite(const Expr *L, FunctionInstrumenter &F) {
   QualType T = L->getType();
   return hasAddress(L) && !T->isAtomicType() && !T->isVariablyModifiedType() &&
-         !L->isInstantiationDependent();
+         !L->isInstantiationDependent() && (F.isCxx() || !typeOfC(T, F.Ctx.Ast).empty());
 }
 
 // `x` again, as a read: the value of an assignment flows on from the node it created.
@@ -41,7 +41,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   const Expr *L = Assign->getLHS();
   if (Assign->isInstantiationDependent())
     return instrumentDependent(Assign, F);
-  if (!canTrackWrite(L))
+  if (!canTrackWrite(L, F))
     return false;
   CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(L);
   if (RA.isInvalid() || RL.isInvalid())
@@ -64,13 +64,13 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   } else {
     // *p++ = v: the target's address is taken once, before the store, and the write completes
     // after it.
-    F.Ctx.wrap(RL, "(*(__typeof__(" + Text + ") *)sleuth_setp(" + Unit + ", " +
-                       addressOfC(L->getType()),
-               "), sizeof(" + Text + ")))");
+    std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
+    F.Ctx.wrap(RL, "(*(" + Type + " *)sleuth_setp(" + Unit + ", " + addressOfC(L->getType()),
+               "), sizeof(" + Type + ")))");
     if (Discarded)
       F.Ctx.wrap(RA, "((void)(", "), (void)sleuth_commit())");
     else
-      F.Ctx.wrap(RA, "(*(__typeof__(" + Text + ") *)((void)(", "), sleuth_commit()))");
+      F.Ctx.wrap(RA, "(*(" + Type + " *)((void)(", "), sleuth_commit()))");
   }
   F.markConsumed(Assign);
   F.countProbe();
@@ -79,7 +79,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
 
 bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F) {
   const Expr *L = IncDec->getSubExpr();
-  if (!canTrackWrite(L))
+  if (!canTrackWrite(L, F))
     return false;
   CharSourceRange RU = F.Ctx.fileRange(IncDec), RL = F.Ctx.fileRange(L);
   if (RU.isInvalid() || RL.isInvalid())
@@ -99,9 +99,9 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
   } else {
     // The value is used (a[i++]): record the write first; the old value's origin is still in
     // the shadow, which is what a compound write reads.
-    F.Ctx.wrap(RL, "(*(__typeof__(" + Text + ") *)sleuth_setnow(" + Unit + ", " +
-                       addressOfC(L->getType()),
-               "), sizeof(" + Text + ")))");
+    std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
+    F.Ctx.wrap(RL, "(*(" + Type + " *)sleuth_setnow(" + Unit + ", " + addressOfC(L->getType()),
+               "), sizeof(" + Type + ")))");
   }
   F.markConsumed(IncDec);
   F.countProbe();
