@@ -51,7 +51,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (V && isTrackedVariable(V, F.isCxx()) && F.Ctx.fileRange(V->getSourceRange()).isValid())
+    if (V && isTrackedVariable(V, F.isCxx()) &&
+        F.Ctx.expansionRange(V->getSourceRange()).isValid())
       Tracked.push_back(V);
   }
   if (Tracked.empty())
@@ -81,7 +82,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
                         "sleuth_decl(" + Context::unitAndSite(Site) + ", " + Addr +
                         ", sizeof(" + Name + "))";
     if (InlineDeclarators) {
-      CharSourceRange R = F.Ctx.fileRange(V->getSourceRange());
+      CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());
       F.Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", ", " + Dummy);
     } else {
       Statement += " int " + Dummy + ";";

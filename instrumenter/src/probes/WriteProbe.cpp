@@ -43,7 +43,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     return instrumentDependent(Assign, F);
   if (!canTrackWrite(L, F))
     return false;
-  CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(L);
+  CharSourceRange RA = F.Ctx.expansionRange(Assign), RL = F.Ctx.expansionRange(L);
   if (RA.isInvalid() || RL.isInvalid())
     return false;
   std::string Text = F.Ctx.text(RL);
