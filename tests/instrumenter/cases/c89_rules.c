@@ -177,6 +177,10 @@ int main(void) {
   if (jumped == 0)
     deep(3);
   total += jumped + calls;
+  dst = NULL; /* values that are macro expansions */
+  c = EOF;
+  if (dst == NULL && c == EOF)
+    total += 1;
   if (i > 10)
     goto done;
   total = -1000;
