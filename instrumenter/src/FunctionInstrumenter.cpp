@@ -181,6 +181,12 @@ void FunctionInstrumenter::visit(const Stmt *S) {
   if (const auto *B = dyn_cast<BinaryOperator>(S)) {
     if (B->isAssignmentOp())
       WriteProbe::instrument(B, *this);
+    else if (B->isLogicalOp())
+      BranchProbe::instrument(B, *this);
+    return;
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(S)) {
+    BranchProbe::instrument(C, *this);
     return;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(S)) {

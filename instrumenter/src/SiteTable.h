@@ -11,6 +11,8 @@ enum class SiteKind : unsigned { Var = 0, Param = 1, Test = 2, Ret = 3, Assert =
 
 /// Site flag: the write also reads the old value (x += y, x++); SLEUTH_FLAG_COMPOUND.
 inline constexpr unsigned CompoundWrite = 1;
+/// Site flag: a test inside an expression whose value reads it; SLEUTH_FLAG_VALUE.
+inline constexpr unsigned ValueTest = 2;
 
 struct Site {
   SiteKind Kind;

@@ -279,6 +279,8 @@ int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
   if (T.Frames.size() > 1 && Previous <= T.Frames.back().EntrySeq)
     T.TestUndo.emplace_back(Node, Previous);
   T.setLastExecution(Node, ++T.Seq);
+  if (Tu->sites[Site].flags & SLEUTH_FLAG_VALUE)
+    T.Pending.push_back(Node); // what the test read flows on into the expression's value
   return Outcome;
 }
 

@@ -42,6 +42,14 @@ public:
   static bool instrument(const clang::CXXForRangeStmt *For, FunctionInstrumenter &F);
 };
 
+/// `a && b`, `a || b` and `c ? x : y` outside the condition of a statement, when the operand they
+/// decide has effects (a call, a write): the decision becomes a <test> those effects depend on,
+/// and the expression's value reads it. (Inside a condition they are branches of its test.)
+class BranchProbe {
+public:
+  static bool instrument(const clang::Expr *E, FunctionInstrumenter &F);
+};
+
 /// Calls and their arguments: arguments flow into the callee's parameters.
 class CallProbe {
 public:

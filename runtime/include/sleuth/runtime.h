@@ -30,6 +30,8 @@ enum sleuth_site_kind {
 
 /* Site flags. */
 #define SLEUTH_FLAG_COMPOUND 1u /* the write also reads the old value (x += y, x++) */
+#define SLEUTH_FLAG_VALUE 2u    /* a test inside an expression (a && f(), c ? g() : 0): the \
+                                 * expression's value reads the test */
 
 struct sleuth_site {
   unsigned kind;
