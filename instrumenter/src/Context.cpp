@@ -110,6 +110,12 @@ void Context::wrap(const Stmt *S, std::string Prefix, std::string Suffix) {
   wrap(fileRange(S), std::move(Prefix), std::move(Suffix));
 }
 
+void Context::wrapWithWriteAfter(CharSourceRange R, unsigned Site, const std::string &Text) {
+  wrap(R, "((void)(",
+       "), sleuth_set(" + unitAndSite(Site) + ", __builtin_addressof(" + Text + "), sizeof(" +
+           Text + ")))");
+}
+
 void Context::insertBefore(SourceLocation L, std::string Text) {
   Edits.push_back(Edit{L, L, std::move(Text), ""});
 }

@@ -76,6 +76,10 @@ public:
   /// `&__sleuth_tu, ID`
   static std::string unitAndSite(unsigned Site);
 
+  /// C++: record a write of the object named Text beside expression R, whose value is
+  /// discarded: `((void)(R), sleuth_set(&tu, Site, __builtin_addressof(Text), sizeof(Text)))`.
+  void wrapWithWriteAfter(clang::CharSourceRange R, unsigned Site, const std::string &Text);
+
   /// Queue an edit; edits are applied after the whole function was analysed.
   void wrap(const clang::Stmt *S, std::string Prefix, std::string Suffix);
   void wrap(clang::CharSourceRange R, std::string Prefix, std::string Suffix);

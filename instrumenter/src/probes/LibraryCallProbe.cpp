@@ -84,9 +84,7 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     // out.push_back(c): the object now depends on the arguments and on its old contents.
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
-    F.Ctx.wrap(Call, "((void)(",
-               "), sleuth_set(" + Context::unitAndSite(Site) + ", __builtin_addressof(" + Text +
-                   "), sizeof(" + Text + ")))");
+    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, Text);
     F.markConsumed(Call);
     F.countProbe();
     return true;

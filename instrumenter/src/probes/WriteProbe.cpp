@@ -29,9 +29,7 @@ static bool instrumentDependent(const BinaryOperator *Assign, FunctionInstrument
   std::string Text = F.Ctx.text(RL);
   unsigned Site = F.addSite(SiteKind::Var, Assign, Ref->getBeginLoc(), Text,
                             Assign->isCompoundAssignmentOp() ? CompoundWrite : 0);
-  F.Ctx.wrap(RA, "((void)(",
-             "), sleuth_set(" + Context::unitAndSite(Site) + ", __builtin_addressof(" + Text +
-                 "), sizeof(" + Text + ")))");
+  F.Ctx.wrapWithWriteAfter(RA, Site, Text);
   F.markConsumed(Assign);
   F.countProbe();
   return true;
