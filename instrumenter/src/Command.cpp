@@ -138,8 +138,7 @@ int instrumentMain(int Argc, const char **Argv) {
       Request.Arguments = CompilerArgs;
     } else {
       std::string Error;
-      if (auto Detected =
-              clang::tooling::CompilationDatabase::autoDetectFromSource(File, Error)) {
+      if (auto Detected = clang::tooling::CompilationDatabase::autoDetectFromSource(File, Error)) {
         auto Commands = Detected->getCompileCommands(File);
         if (!Commands.empty()) {
           Request.Arguments = argumentsOf(Commands.front());

@@ -16,8 +16,8 @@ CharSourceRange Context::fileRange(SourceRange R) const {
     return {};
   SourceLocation B = R.getBegin(), E = R.getEnd();
   if (B.isFileID() && E.isFileID()) {
-    CharSourceRange C = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM,
-                                                 Ast.getLangOpts());
+    CharSourceRange C =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
     if (C.isInvalid() || !SM.isWrittenInMainFile(C.getBegin()))
       return {};
     return C;
@@ -54,9 +54,9 @@ CharSourceRange Context::statementRange(const Stmt *S) const {
   if (Next && Next->is(tok::semi)) {
     // white space between the statement and its `;`
     bool Invalid = false;
-    StringRef Between = Lexer::getSourceText(
-        CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), SM, Ast.getLangOpts(),
-        &Invalid);
+    StringRef Between =
+        Lexer::getSourceText(CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), SM,
+                             Ast.getLangOpts(), &Invalid);
     if (!Invalid && Between.trim().empty())
       return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
   }
@@ -159,8 +159,8 @@ void Context::applyEdits() {
   Edits.clear();
   // By original length: the range-based overload would also swallow text inserted at its end.
   for (auto &[R, T] : Replacements)
-    Rewrite.ReplaceText(R.getBegin(),
-                        SM.getFileOffset(R.getEnd()) - SM.getFileOffset(R.getBegin()), T);
+    Rewrite.ReplaceText(R.getBegin(), SM.getFileOffset(R.getEnd()) - SM.getFileOffset(R.getBegin()),
+                        T);
   Replacements.clear();
 }
 

@@ -39,8 +39,7 @@ class Context {
 public:
   Context(clang::ASTContext &Ast, clang::Rewriter &Rewrite, SiteTable &Sites,
           std::vector<AssertInvocation> &Asserts)
-      : Ast(Ast), SM(Ast.getSourceManager()), Rewrite(Rewrite), Sites(Sites),
-        Asserts(Asserts) {}
+      : Ast(Ast), SM(Ast.getSourceManager()), Rewrite(Rewrite), Sites(Sites), Asserts(Asserts) {}
 
   clang::ASTContext &Ast;
   clang::SourceManager &SM;

@@ -96,10 +96,10 @@ bool FunctionInstrumenter::run() {
 // Subtrees that are not evaluated at run time, or must stay constant expressions, or belong to
 // another function: no probe may go there.
 static bool isOffLimits(const Stmt *S) {
-  if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr, LambdaExpr,
-          CXXDefaultArgExpr, CXXDefaultInitExpr, OpaqueValueExpr, PseudoObjectExpr, AsmStmt,
-          BlockExpr, RequiresExpr, TypeTraitExpr, ArrayTypeTraitExpr, ExpressionTraitExpr,
-          CoroutineBodyStmt, CoreturnStmt, CoawaitExpr, CoyieldExpr, SEHTryStmt>(S))
+  if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr, LambdaExpr, CXXDefaultArgExpr,
+          CXXDefaultInitExpr, OpaqueValueExpr, PseudoObjectExpr, AsmStmt, BlockExpr, RequiresExpr,
+          TypeTraitExpr, ArrayTypeTraitExpr, ExpressionTraitExpr, CoroutineBodyStmt, CoreturnStmt,
+          CoawaitExpr, CoyieldExpr, SEHTryStmt>(S))
     return true;
   if (const auto *T = dyn_cast<CXXTypeidExpr>(S))
     return !T->isPotentiallyEvaluated();
@@ -215,8 +215,7 @@ void FunctionInstrumenter::computeControlDependences() {
   Stmt *Body = const_cast<Stmt *>(Function->getBody());
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph =
-      CFG::buildCFG(Function, Body, &Ctx.Ast, Options);
+  std::unique_ptr<CFG> Graph = CFG::buildCFG(Function, Body, &Ctx.Ast, Options);
   if (!Graph)
     return;
   ParentMap Parents(Body);

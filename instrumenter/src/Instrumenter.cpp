@@ -59,8 +59,7 @@ public:
     A.RParen = Range.getEnd();
     A.Argument = SourceRange(First->getLocation(), Last->getLocation());
     // The `(`: the first token after the name.
-    std::optional<Token> Next =
-        Lexer::findNextToken(Name.getLocation(), SM, PP.getLangOpts());
+    std::optional<Token> Next = Lexer::findNextToken(Name.getLocation(), SM, PP.getLangOpts());
     if (!Next || Next->isNot(tok::l_paren))
       return;
     A.LParen = Next->getLocation();
@@ -107,9 +106,9 @@ public:
     const auto *M = dyn_cast<CXXMethodDecl>(F);
     if (!M || !M->getParent()->isLambda())
       return true;
-    CharSourceRange Head = CharSourceRange::getCharRange(
-        Ctx.SM.getFileLoc(M->getParent()->getBeginLoc()),
-        Ctx.SM.getFileLoc(F->getBody()->getBeginLoc()));
+    CharSourceRange Head =
+        CharSourceRange::getCharRange(Ctx.SM.getFileLoc(M->getParent()->getBeginLoc()),
+                                      Ctx.SM.getFileLoc(F->getBody()->getBeginLoc()));
     std::string Text = Ctx.text(Head);
     return Text.find("constexpr") != std::string::npos ||
            Text.find("consteval") != std::string::npos;
@@ -146,8 +145,7 @@ private:
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts,
-           InstrumentResult &Result)
+  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentResult &Result)
       : CI(CI), Asserts(Asserts), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {

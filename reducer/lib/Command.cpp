@@ -86,8 +86,7 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
         return true;
       }
       if (I + 1 >= Argc) {
-        std::fprintf(stderr, "sleuth %s: option '%s' needs a value\n", Command,
-                     A.c_str());
+        std::fprintf(stderr, "sleuth %s: option '%s' needs a value\n", Command, A.c_str());
         return false;
       }
       Out = Argv[++I];
@@ -100,8 +99,8 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
       char *End;
       Out = std::strtod(S.c_str(), &End);
       if (S.empty() || *End || Out < Min) {
-        std::fprintf(stderr, "sleuth %s: invalid value '%s' for '%s'\n",
-                     Command, S.c_str(), A.c_str());
+        std::fprintf(stderr, "sleuth %s: invalid value '%s' for '%s'\n", Command, S.c_str(),
+                     A.c_str());
         return false;
       }
       return true;
@@ -150,8 +149,7 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
       if (!Take(P.Apply))
         return false;
     } else if (A.size() > 1 && A[0] == '-') {
-      std::fprintf(stderr, "sleuth %s: unknown option '%s' (see --help)\n",
-                   Command, A.c_str());
+      std::fprintf(stderr, "sleuth %s: unknown option '%s' (see --help)\n", Command, A.c_str());
       return false;
     } else {
       P.Positional.push_back(A);
@@ -168,8 +166,7 @@ bool isCFile(const std::string &File) {
   return Ends(".c") || Ends(".i") || Ends(".h");
 }
 
-int applyOnly(const Parsed &P, const LanguageOptions &Lang,
-              const std::string &File) {
+int applyOnly(const Parsed &P, const LanguageOptions &Lang, const std::string &File) {
   std::string Name = P.Apply;
   long N = 0;
   if (std::size_t Colon = Name.rfind(':'); Colon != std::string::npos) {
@@ -178,17 +175,15 @@ int applyOnly(const Parsed &P, const LanguageOptions &Lang,
   }
   const Transformation *T = findTransformation(Name);
   if (!T) {
-    std::fprintf(stderr,
-                 "sleuth reduce: unknown pass '%s' (see --list-passes)\n",
-                 Name.c_str());
+    std::fprintf(stderr, "sleuth reduce: unknown pass '%s' (see --list-passes)\n", Name.c_str());
     return ExitUsage;
   }
   std::string Text;
   {
     FILE *F = std::fopen(File.c_str(), "rb");
     if (!F) {
-      std::fprintf(stderr, "sleuth reduce: cannot read '%s': %s\n",
-                   File.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "sleuth reduce: cannot read '%s': %s\n", File.c_str(),
+                   std::strerror(errno));
       return ExitBadInput;
     }
     char Buf[65536];
@@ -203,8 +198,8 @@ int applyOnly(const Parsed &P, const LanguageOptions &Lang,
     return ExitOk;
   }
   if (N < 1 || std::size_t(N) > Instances.size()) {
-    std::fprintf(stderr, "sleuth reduce: %s has %zu instances in '%s'\n",
-                 Name.c_str(), Instances.size(), File.c_str());
+    std::fprintf(stderr, "sleuth reduce: %s has %zu instances in '%s'\n", Name.c_str(),
+                 Instances.size(), File.c_str());
     return ExitUsage;
   }
   std::fputs(applyChanges(Text, {&Instances[N - 1]}).c_str(), stdout);
@@ -222,11 +217,9 @@ int reduceMain(int Argc, const char **Argv) {
     return ExitOk;
   }
   if (P.ListPasses) {
-    static const char *Levels[] = {"declarations", "members", "expressions",
-                                   "lexical"};
+    static const char *Levels[] = {"declarations", "members", "expressions", "lexical"};
     for (const Transformation *T : allTransformations())
-      std::printf("%-24s %-12s %s\n", T->name(), Levels[T->level()],
-                  T->description());
+      std::printf("%-24s %-12s %s\n", T->name(), Levels[T->level()], T->description());
     return ExitOk;
   }
   ReduceOptions O;
@@ -261,8 +254,7 @@ int ddminMain(int Argc, const char **Argv) {
     return ExitOk;
   }
   if (P.Positional.size() != 2) {
-    std::fprintf(stderr,
-                 "sleuth ddmin: expected TEST_SCRIPT FILE (see --help)\n");
+    std::fprintf(stderr, "sleuth ddmin: expected TEST_SCRIPT FILE (see --help)\n");
     return ExitUsage;
   }
   P.Session.Script = P.Positional[0];

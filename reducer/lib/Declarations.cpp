@@ -31,8 +31,8 @@ bool isReferenced(const Decl *D) {
   if (isa<NamespaceDecl>(D))
     return true; // Namespaces are removed member by member, or whole by
                  // remove-decl.
-  if (isa<StaticAssertDecl, AccessSpecDecl, LinkageSpecDecl, UsingDirectiveDecl,
-          EmptyDecl, FileScopeAsmDecl>(D))
+  if (isa<StaticAssertDecl, AccessSpecDecl, LinkageSpecDecl, UsingDirectiveDecl, EmptyDecl,
+          FileScopeAsmDecl>(D))
     return true;
   return false;
 }
@@ -43,9 +43,7 @@ bool isReferenced(const Decl *D) {
 class RemoveUnusedDecl : public Transformation {
 public:
   const char *name() const override { return "remove-unused-decl"; }
-  const char *description() const override {
-    return "remove declarations that nothing refers to";
-  }
+  const char *description() const override { return "remove declarations that nothing refers to"; }
   Level level() const override { return Declarations; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
@@ -81,8 +79,7 @@ public:
   }
 
 private:
-  void visit(DeclContext *DC, const AstHelper &H,
-             std::vector<Change> &Out) const {
+  void visit(DeclContext *DC, const AstHelper &H, std::vector<Change> &Out) const {
     for (auto &G : declGroups(DC, H)) {
       Span S = *H.span(G.front());
       for (Decl *D : G)
@@ -101,9 +98,7 @@ private:
 class RemoveMember : public Transformation {
 public:
   const char *name() const override { return "remove-member"; }
-  const char *description() const override {
-    return "remove a member of a class, struct or union";
-  }
+  const char *description() const override { return "remove a member of a class, struct or union"; }
   Level level() const override { return Members; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
@@ -139,9 +134,7 @@ public:
 class EmptyFunctionBody : public Transformation {
 public:
   const char *name() const override { return "empty-function-body"; }
-  const char *description() const override {
-    return "replace a function body by {}";
-  }
+  const char *description() const override { return "replace a function body by {}"; }
   Level level() const override { return Members; }
   bool largestFirst() const override { return true; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
@@ -149,8 +142,8 @@ public:
     FunctionFinder F;
     F.TraverseDecl(U.AST->getTranslationUnitDecl());
     for (FunctionDecl *FD : F.Functions) {
-      auto *Body = dyn_cast_or_null<CompoundStmt>(
-          FD->doesThisDeclarationHaveABody() ? FD->getBody() : nullptr);
+      auto *Body = dyn_cast_or_null<CompoundStmt>(FD->doesThisDeclarationHaveABody() ? FD->getBody()
+                                                                                     : nullptr);
       if (!Body || Body->body_empty())
         continue;
       if (std::optional<Span> S = H.span(Body))
@@ -231,8 +224,7 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     const FunctionDecl *FD = key(CE->getConstructor());
     if (FD)
-      Calls[FD].push_back(
-          {std::vector<Expr *>(CE->arg_begin(), CE->arg_end())});
+      Calls[FD].push_back({std::vector<Expr *>(CE->arg_begin(), CE->arg_end())});
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -335,8 +327,7 @@ public:
           return;
         std::size_t Begin = H.unit().Tokens[I].end();
         std::size_t Eq = H.unit().tokenAtOrAfter(Begin);
-        if (Eq < H.unit().Tokens.size() && H.unit().tokenText(Eq) == "=" &&
-            Decl->End > Begin)
+        if (Eq < H.unit().Tokens.size() && H.unit().tokenText(Eq) == "=" && Decl->End > Begin)
           Out.push_back(replaceRange(Begin, Decl->End));
       }
       bool VisitParmVarDecl(ParmVarDecl *P) {
@@ -352,8 +343,7 @@ public:
       }
       bool VisitTemplateTypeParmDecl(TemplateTypeParmDecl *P) {
         if (P->hasDefaultArgument() && !P->defaultArgumentWasInherited())
-          removeFrom(P->getIdentifier() ? P->getLocation() : P->getBeginLoc(),
-                     P->getEndLoc());
+          removeFrom(P->getIdentifier() ? P->getLocation() : P->getBeginLoc(), P->getEndLoc());
         return true;
       }
       bool VisitNonTypeTemplateParmDecl(NonTypeTemplateParmDecl *P) {
@@ -370,16 +360,13 @@ public:
 class RemoveBase : public Transformation {
 public:
   const char *name() const override { return "remove-base"; }
-  const char *description() const override {
-    return "remove a base class from a class definition";
-  }
+  const char *description() const override { return "remove a base class from a class definition"; }
   Level level() const override { return Expressions; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
     forEachDeclContext(U.AST->getTranslationUnitDecl(), [&](DeclContext *DC) {
       auto *RD = dyn_cast<CXXRecordDecl>(DC);
-      if (!RD || !RD->isThisDeclarationADefinition() || RD->isImplicit() ||
-          RD->getNumBases() == 0)
+      if (!RD || !RD->isThisDeclarationADefinition() || RD->isImplicit() || RD->getNumBases() == 0)
         return;
       std::vector<Span> Bases;
       for (const CXXBaseSpecifier &B : RD->bases()) {

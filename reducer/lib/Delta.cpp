@@ -36,15 +36,13 @@ namespace {
 
 Config unite(const Config &A, const Config &B) {
   Config Out;
-  std::set_union(A.begin(), A.end(), B.begin(), B.end(),
-                 std::back_inserter(Out));
+  std::set_union(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(Out));
   return Out;
 }
 
 Config subtract(const Config &A, const Config &B) {
   Config Out;
-  std::set_difference(A.begin(), A.end(), B.begin(), B.end(),
-                      std::back_inserter(Out));
+  std::set_difference(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(Out));
   return Out;
 }
 
@@ -61,17 +59,12 @@ std::vector<Config> split(const Config &Elems, std::size_t N) {
 }
 
 /// The four moves of a dd round, in the order they are tried for each part.
-enum class Move {
-  ReduceToSubset,
-  IncreaseToSubset,
-  ReduceToComplement,
-  IncreaseToComplement
-};
+enum class Move { ReduceToSubset, IncreaseToSubset, ReduceToComplement, IncreaseToComplement };
 
 class ThreadedEvaluator : public ProbeEvaluator {
 public:
-  ThreadedEvaluator(std::function<Outcome(const Config &)> Test,
-                    DeltaOptions Opts, DeltaStats *Stats)
+  ThreadedEvaluator(std::function<Outcome(const Config &)> Test, DeltaOptions Opts,
+                    DeltaStats *Stats)
       : Test(std::move(Test)), Opts(Opts), Stats(Stats ? Stats : &Own) {
     if (this->Opts.Jobs == 0)
       this->Opts.Jobs = 1;
@@ -113,8 +106,7 @@ public:
       } else {
         std::vector<std::thread> Threads;
         for (std::size_t I = 0; I < Window.size(); ++I)
-          Threads.emplace_back(
-              [&, I] { Results[I] = test(Window[I].Candidate); });
+          Threads.emplace_back([&, I] { Results[I] = test(Window[I].Candidate); });
         for (std::thread &T : Threads)
           T.join();
       }
@@ -135,9 +127,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<ProbeEvaluator>
-makeEvaluator(std::function<Outcome(const Config &)> Test, DeltaOptions Opts,
-              DeltaStats *Stats) {
+std::unique_ptr<ProbeEvaluator> makeEvaluator(std::function<Outcome(const Config &)> Test,
+                                              DeltaOptions Opts, DeltaStats *Stats) {
   return std::make_unique<ThreadedEvaluator>(std::move(Test), Opts, Stats);
 }
 
@@ -198,12 +189,11 @@ DDConfigs deltaDebug(std::size_t N, ProbeEvaluator &E, DDMode Mode) {
       }
       return {};
     };
-    std::optional<std::size_t> Hit =
-        E.firstMatch([&](std::size_t K) -> std::optional<Probe> {
-          if (K >= Plan.size())
-            return std::nullopt;
-          return Candidate(K);
-        });
+    std::optional<std::size_t> Hit = E.firstMatch([&](std::size_t K) -> std::optional<Probe> {
+      if (K >= Plan.size())
+        return std::nullopt;
+      return Candidate(K);
+    });
 
     if (!Hit) {
       if (Granularity >= Delta.size())

@@ -52,8 +52,8 @@ std::string describeExit(const RunResult &R, double Timeout) {
 bool checkScript(const std::string &Command, const std::string &Script) {
   struct stat St;
   if (stat(Script.c_str(), &St) != 0) {
-    std::fprintf(stderr, "sleuth %s: test script '%s' does not exist\n",
-                 Command.c_str(), Script.c_str());
+    std::fprintf(stderr, "sleuth %s: test script '%s' does not exist\n", Command.c_str(),
+                 Script.c_str());
     return false;
   }
   if (!S_ISREG(St.st_mode) || access(Script.c_str(), X_OK) != 0) {
@@ -80,16 +80,14 @@ static RunnerOptions runnerOptions(const SessionOptions &O) {
   return R;
 }
 
-Session::Session(SessionOptions O)
-    : Opts(std::move(O)), Runner(runnerOptions(Opts)) {
+Session::Session(SessionOptions O) : Opts(std::move(O)), Runner(runnerOptions(Opts)) {
   Runner.OnTick = [this] { progress(false); };
 }
 
 Session::~Session() = default;
 
 Size Session::sizeOf(const std::string &Text) const {
-  std::size_t Tokens =
-      Opts.CTokens ? lexC(Text, Opts.CPlusPlus).size() : lexText(Text).size();
+  std::size_t Tokens = Opts.CTokens ? lexC(Text, Opts.CPlusPlus).size() : lexText(Text).size();
   return {Tokens, Text.size()};
 }
 
@@ -98,8 +96,7 @@ void Session::note(const std::string &Message) {
     std::fputc('\n', Opts.Log);
     ProgressShown = false;
   }
-  std::fprintf(Opts.Log, "sleuth %s: %s\n", Opts.Command.c_str(),
-               Message.c_str());
+  std::fprintf(Opts.Log, "sleuth %s: %s\n", Opts.Command.c_str(), Message.c_str());
   std::fflush(Opts.Log);
 }
 
@@ -114,15 +111,13 @@ void Session::progress(bool Force) {
   double Elapsed = std::max(Now - Started, 1e-3);
   std::fprintf(Opts.Log, "%s%s tokens, %s bytes | %s tests, %.1f/s | pass %s%s",
                Tty ? "\r\033[K" : "", withCommas(BestSize.Tokens).c_str(),
-               withCommas(BestSize.Bytes).c_str(),
-               withCommas(Runner.testsRun()).c_str(),
+               withCommas(BestSize.Bytes).c_str(), withCommas(Runner.testsRun()).c_str(),
                Runner.testsRun() / Elapsed, Pass.c_str(), Tty ? "" : "\n");
   std::fflush(Opts.Log);
   ProgressShown = Tty;
 }
 
-bool Session::writeAtomically(const std::string &Path,
-                              const std::string &Text) {
+bool Session::writeAtomically(const std::string &Path, const std::string &Text) {
   // Write beside the target and rename over it: a reader (or a crash) sees
   // either the old file or the new one, never half of one.
   std::string Tmp = Path + ".sleuth-tmp." + std::to_string(getpid());
@@ -198,9 +193,9 @@ void Session::accept(const std::string &Text) {
 int Session::finish() {
   progress(true);
   if (interrupted()) {
-    note("interrupted; the best result so far (" + withCommas(BestSize.Tokens) +
-         " tokens, " + withCommas(BestSize.Bytes) + " bytes) is in '" +
-         Opts.File + "', the original in '" + Opts.File + ".orig'");
+    note("interrupted; the best result so far (" + withCommas(BestSize.Tokens) + " tokens, " +
+         withCommas(BestSize.Bytes) + " bytes) is in '" + Opts.File + "', the original in '" +
+         Opts.File + ".orig'");
     return ExitInterrupted;
   }
   if (Best != Original) {
@@ -212,18 +207,17 @@ int Session::finish() {
     if (!R.interesting()) {
       note("the test script is flaky: it exited 0 on the result before, "
            "and now it " +
-           describeExit(R, Opts.TimeoutSeconds) + "; '" + Opts.File +
-           "' holds that result, '" + Opts.File + ".orig' the original");
+           describeExit(R, Opts.TimeoutSeconds) + "; '" + Opts.File + "' holds that result, '" +
+           Opts.File + ".orig' the original");
       return ExitFlaky;
     }
   }
   char Time[32];
   std::snprintf(Time, sizeof Time, "%.1f", monotonicSeconds() - Started);
-  note("done: " + withCommas(OriginalSize.Tokens) + " -> " +
-       withCommas(BestSize.Tokens) + " tokens, " +
-       withCommas(OriginalSize.Bytes) + " -> " + withCommas(BestSize.Bytes) +
-       " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) +
-       " tests (" + withCommas(Runner.cacheHits()) + " answered from cache)" +
+  note("done: " + withCommas(OriginalSize.Tokens) + " -> " + withCommas(BestSize.Tokens) +
+       " tokens, " + withCommas(OriginalSize.Bytes) + " -> " + withCommas(BestSize.Bytes) +
+       " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) + " tests (" +
+       withCommas(Runner.cacheHits()) + " answered from cache)" +
        (Best == Original ? "; the file is unchanged" : ""));
   return ExitOk;
 }
@@ -235,8 +229,7 @@ namespace {
 /// an interesting one becomes the new best at once.
 class SessionEvaluator : public ProbeEvaluator {
 public:
-  SessionEvaluator(Session &S,
-                   std::function<std::string(const Config &)> Materialize)
+  SessionEvaluator(Session &S, std::function<std::string(const Config &)> Materialize)
       : S(S), Materialize(std::move(Materialize)) {}
 
   static Outcome classify(const RunResult &R) {
@@ -271,8 +264,8 @@ public:
   std::optional<std::size_t> firstMatch(const ProbeSource &Next) override {
     if (S.interrupted())
       return std::nullopt;
-    std::optional<std::size_t> Hit = S.runner().firstMatch(
-        [&](std::size_t I) -> std::optional<TestRunner::Candidate> {
+    std::optional<std::size_t> Hit =
+        S.runner().firstMatch([&](std::size_t I) -> std::optional<TestRunner::Candidate> {
           std::optional<Probe> P = Next(I);
           if (!P)
             return std::nullopt;
@@ -280,9 +273,7 @@ public:
           C.Content = Materialize(P->Candidate);
           C.Known = known(C.Content);
           Outcome Wanted = P->Wanted;
-          C.Matches = [Wanted](const RunResult &R) {
-            return classify(R) == Wanted;
-          };
+          C.Matches = [Wanted](const RunResult &R) { return classify(R) == Wanted; };
           return C;
         });
     if (Hit && Next(*Hit)->Wanted == Outcome::Fail) {
@@ -348,8 +339,7 @@ int runReduce(const ReduceOptions &O) {
     for (const std::string &Name : O.Passes) {
       const Transformation *T = findTransformation(Name);
       if (!T) {
-        std::fprintf(stderr,
-                     "sleuth reduce: unknown pass '%s' (see --list-passes)\n",
+        std::fprintf(stderr, "sleuth reduce: unknown pass '%s' (see --list-passes)\n",
                      Name.c_str());
         return ExitUsage;
       }
@@ -377,8 +367,7 @@ int runReduce(const ReduceOptions &O) {
     if (H != ParsedHash || Parsed.empty()) {
       ParsedHash = H;
       double Limit = std::max(60.0, O.Session.TimeoutSeconds);
-      if (!collectInstancesIsolated(AstPasses, S.best(), O.Lang, Limit,
-                                    Parsed)) {
+      if (!collectInstancesIsolated(AstPasses, S.best(), O.Lang, Limit, Parsed)) {
         Parsed.assign(AstPasses.size(), {});
         if (!WarnedParse && !S.interrupted())
           S.note("clang could not parse this version (it crashed or timed "
@@ -496,16 +485,14 @@ std::vector<std::pair<std::size_t, std::size_t>> lines(const std::string &T) {
 
 /// Line changes that turn Pass into Fail, one per deleted or added line, via
 /// a longest common subsequence of lines (after trimming common ends).
-void lineDiff(const std::string &Pass, const std::string &Fail,
-              std::vector<Change> &Changes, std::vector<LineChange> &Info) {
+void lineDiff(const std::string &Pass, const std::string &Fail, std::vector<Change> &Changes,
+              std::vector<LineChange> &Info) {
   auto PL = lines(Pass), FL = lines(Fail);
   auto PText = [&](std::size_t I) {
-    return std::string_view(Pass).substr(PL[I].first,
-                                         PL[I].second - PL[I].first);
+    return std::string_view(Pass).substr(PL[I].first, PL[I].second - PL[I].first);
   };
   auto FText = [&](std::size_t I) {
-    return std::string_view(Fail).substr(FL[I].first,
-                                         FL[I].second - FL[I].first);
+    return std::string_view(Fail).substr(FL[I].first, FL[I].second - FL[I].first);
   };
   std::size_t Pre = 0;
   while (Pre < PL.size() && Pre < FL.size() && PText(Pre) == FText(Pre))
@@ -521,9 +508,8 @@ void lineDiff(const std::string &Pass, const std::string &Fail,
     std::vector<std::vector<unsigned>> L(N + 1, std::vector<unsigned>(M + 1));
     for (std::size_t I = N; I-- > 0;)
       for (std::size_t J = M; J-- > 0;)
-        L[I][J] = PText(Pre + I) == FText(Pre + J)
-                      ? L[I + 1][J + 1] + 1
-                      : std::max(L[I + 1][J], L[I][J + 1]);
+        L[I][J] = PText(Pre + I) == FText(Pre + J) ? L[I + 1][J + 1] + 1
+                                                   : std::max(L[I + 1][J], L[I][J + 1]);
     for (std::size_t I = 0, J = 0; I < N && J < M;) {
       if (PText(Pre + I) == FText(Pre + J)) {
         Common.emplace_back(Pre + I, Pre + J);
@@ -566,22 +552,17 @@ public:
            : Res.ExitCode == 1 ? Outcome::Pass
                                : Outcome::Unresolved;
   }
-  Outcome test(const Config &C) override {
-    return classify(R.run(Materialize(C)));
-  }
+  Outcome test(const Config &C) override { return classify(R.run(Materialize(C))); }
   std::optional<std::size_t> firstMatch(const ProbeSource &Next) override {
-    return R.firstMatch(
-        [&](std::size_t I) -> std::optional<TestRunner::Candidate> {
-          std::optional<Probe> P = Next(I);
-          if (!P)
-            return std::nullopt;
-          Outcome Wanted = P->Wanted;
-          return TestRunner::Candidate{Materialize(P->Candidate),
-                                       [Wanted](const RunResult &Res) {
-                                         return classify(Res) == Wanted;
-                                       },
-                                       std::nullopt};
-        });
+    return R.firstMatch([&](std::size_t I) -> std::optional<TestRunner::Candidate> {
+      std::optional<Probe> P = Next(I);
+      if (!P)
+        return std::nullopt;
+      Outcome Wanted = P->Wanted;
+      return TestRunner::Candidate{
+          Materialize(P->Candidate),
+          [Wanted](const RunResult &Res) { return classify(Res) == Wanted; }, std::nullopt};
+    });
   }
 
 private:
@@ -591,16 +572,14 @@ private:
 
 } // namespace
 
-int runDD(const SessionOptions &O, const std::string &PassingPath,
-          const std::string &FailingPath, std::FILE *Out) {
+int runDD(const SessionOptions &O, const std::string &PassingPath, const std::string &FailingPath,
+          std::FILE *Out) {
   if (!checkScript(O.Command, O.Script))
     return ExitBadInput;
   std::string Pass, Fail, Err;
-  for (auto [Path, Text] :
-       {std::pair{&PassingPath, &Pass}, std::pair{&FailingPath, &Fail}})
+  for (auto [Path, Text] : {std::pair{&PassingPath, &Pass}, std::pair{&FailingPath, &Fail}})
     if (!readFile(*Path, *Text, Err)) {
-      std::fprintf(stderr, "sleuth dd: cannot read '%s': %s\n", Path->c_str(),
-                   Err.c_str());
+      std::fprintf(stderr, "sleuth dd: cannot read '%s': %s\n", Path->c_str(), Err.c_str());
       return ExitBadInput;
     }
   SessionOptions SO = O;
@@ -622,9 +601,8 @@ int runDD(const SessionOptions &O, const std::string &PassingPath,
     return applyChanges(Pass, Apply);
   };
   DDEvaluator E(Runner, Materialize);
-  for (auto [Path, Text, Want] :
-       {std::tuple{&PassingPath, &Pass, Outcome::Pass},
-        std::tuple{&FailingPath, &Fail, Outcome::Fail}}) {
+  for (auto [Path, Text, Want] : {std::tuple{&PassingPath, &Pass, Outcome::Pass},
+                                  std::tuple{&FailingPath, &Fail, Outcome::Fail}}) {
     RunResult R = Runner.run(*Text);
     if (R.Interrupted)
       return ExitInterrupted;
@@ -633,8 +611,7 @@ int runDD(const SessionOptions &O, const std::string &PassingPath,
                    "sleuth dd: the test script %s on '%s'; expected exit %d "
                    "(%s)\n",
                    describeExit(R, O.TimeoutSeconds).c_str(), Path->c_str(),
-                   Want == Outcome::Pass ? 1 : 0,
-                   Want == Outcome::Pass ? "passes" : "fails");
+                   Want == Outcome::Pass ? 1 : 0, Want == Outcome::Pass ? "passes" : "fails");
       return ExitBadInput;
     }
   }
@@ -653,8 +630,7 @@ int runDD(const SessionOptions &O, const std::string &PassingPath,
     std::fprintf(stderr, "sleuth dd: interrupted\n");
     return ExitInterrupted;
   }
-  std::fprintf(Out,
-               "%zu of %zu changed lines make the difference (%zu tests):\n",
+  std::fprintf(Out, "%zu of %zu changed lines make the difference (%zu tests):\n",
                R.Difference.size(), Changes.size(), Runner.testsRun());
   for (std::size_t I : R.Difference) {
     const LineChange &C = Info[I];
@@ -662,8 +638,7 @@ int runDD(const SessionOptions &O, const std::string &PassingPath,
     if (!Text.empty() && Text.back() == '\n')
       Text.pop_back();
     std::fprintf(Out, "%c %s:%zu: %s\n", C.Added ? '+' : '-',
-                 (C.Added ? FailingPath : PassingPath).c_str(), C.Line,
-                 Text.c_str());
+                 (C.Added ? FailingPath : PassingPath).c_str(), C.Line, Text.c_str());
   }
   return ExitOk;
 }

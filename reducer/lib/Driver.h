@@ -65,8 +65,7 @@ public:
 
   /// An evaluator for delta debugging whose configurations Materialize to
   /// texts; interesting candidates smaller than the best are accepted.
-  std::unique_ptr<ProbeEvaluator>
-  evaluator(std::function<std::string(const Config &)> Materialize);
+  std::unique_ptr<ProbeEvaluator> evaluator(std::function<std::string(const Config &)> Materialize);
 
   const SessionOptions &options() const { return Opts; }
 
@@ -97,7 +96,7 @@ int runReduce(const ReduceOptions &Opts);
 int runDDMin(const SessionOptions &Opts);
 
 /// `sleuth dd`: the minimal failure-inducing difference between two files.
-int runDD(const SessionOptions &Opts, const std::string &Passing,
-          const std::string &Failing, std::FILE *Out);
+int runDD(const SessionOptions &Opts, const std::string &Passing, const std::string &Failing,
+          std::FILE *Out);
 
 } // namespace sleuth::reducer

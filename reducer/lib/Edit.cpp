@@ -48,8 +48,7 @@ private:
 };
 } // namespace
 
-std::string applyChanges(const std::string &Base,
-                         const std::vector<const Change *> &Changes) {
+std::string applyChanges(const std::string &Base, const std::vector<const Change *> &Changes) {
   Claims Claimed;
   std::vector<const Edit *> Accepted;
   for (const Change *C : Changes) {
@@ -58,8 +57,7 @@ std::string applyChanges(const std::string &Base,
     Claims Own;
     for (const Edit &E : C->Edits) {
       std::size_t End = E.Offset + E.Length;
-      if (End > Base.size() || Claimed.overlaps(E.Offset, End) ||
-          Own.overlaps(E.Offset, End)) {
+      if (End > Base.size() || Claimed.overlaps(E.Offset, End) || Own.overlaps(E.Offset, End)) {
         Ok = false;
         break;
       }
@@ -73,11 +71,9 @@ std::string applyChanges(const std::string &Base,
     }
   }
   // Insertions go before a replacement at the same offset, in change order.
-  std::stable_sort(
-      Accepted.begin(), Accepted.end(), [](const Edit *A, const Edit *B) {
-        return A->Offset != B->Offset ? A->Offset < B->Offset
-                                      : A->Length < B->Length && A->Length == 0;
-      });
+  std::stable_sort(Accepted.begin(), Accepted.end(), [](const Edit *A, const Edit *B) {
+    return A->Offset != B->Offset ? A->Offset < B->Offset : A->Length < B->Length && A->Length == 0;
+  });
   std::string Out;
   Out.reserve(Base.size());
   std::size_t Pos = 0;

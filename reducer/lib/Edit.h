@@ -29,8 +29,7 @@ struct Change {
 
 /// Applies the given changes to Base in order, skipping any change that
 /// overlaps an already applied one or falls outside Base.
-std::string applyChanges(const std::string &Base,
-                         const std::vector<const Change *> &Changes);
+std::string applyChanges(const std::string &Base, const std::vector<const Change *> &Changes);
 
 /// Convenience: a change replacing one range.
 Change replaceRange(std::size_t Begin, std::size_t End, std::string Text = {});

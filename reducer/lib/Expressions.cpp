@@ -34,9 +34,7 @@ ExprFinder findExprs(const SourceUnit &U) {
 class TernaryToBranch : public Transformation {
 public:
   const char *name() const override { return "ternary-to-branch"; }
-  const char *description() const override {
-    return "replace c ? a : b by a or by b";
-  }
+  const char *description() const override { return "replace c ? a : b by a or by b"; }
   Level level() const override { return Expressions; }
   bool largestFirst() const override { return true; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
@@ -50,8 +48,7 @@ public:
         continue;
       for (Expr *Branch : {CO->getTrueExpr(), CO->getFalseExpr()})
         if (std::optional<Span> B = H.span(Branch))
-          Out.push_back(
-              replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
+          Out.push_back(replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
     }
   }
 };
@@ -96,10 +93,8 @@ public:
         if (!Op || isa<CXXDefaultArgExpr>(Op))
           continue;
         std::optional<Span> S = H.span(Op);
-        if (S && S->size() < Whole->size() && S->Begin >= Whole->Begin &&
-            S->End <= Whole->End)
-          Out.push_back(
-              replaceRange(Whole->Begin, Whole->End, std::string(H.text(*S))));
+        if (S && S->size() < Whole->size() && S->Begin >= Whole->Begin && S->End <= Whole->End)
+          Out.push_back(replaceRange(Whole->Begin, Whole->End, std::string(H.text(*S))));
       }
     }
   }
@@ -109,18 +104,16 @@ public:
 class ExprToZero : public Transformation {
 public:
   const char *name() const override { return "expr-to-zero"; }
-  const char *description() const override {
-    return "replace an expression by 0";
-  }
+  const char *description() const override { return "replace an expression by 0"; }
   Level level() const override { return Expressions; }
   bool largestFirst() const override { return true; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
     ExprFinder F = findExprs(U);
     for (Expr *E : F.Found) {
-      if (isa<ImplicitCastExpr, CXXDefaultArgExpr, CXXDefaultInitExpr,
-              ImplicitValueInitExpr, OpaqueValueExpr, MaterializeTemporaryExpr,
-              CXXBindTemporaryExpr, ExprWithCleanups>(E) ||
+      if (isa<ImplicitCastExpr, CXXDefaultArgExpr, CXXDefaultInitExpr, ImplicitValueInitExpr,
+              OpaqueValueExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(
+              E) ||
           F.Callees.count(E))
         continue;
       if (auto *DRE = dyn_cast<DeclRefExpr>(E))

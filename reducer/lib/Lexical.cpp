@@ -14,9 +14,7 @@ namespace {
 
 bool isOpen(std::string_view T) { return T == "(" || T == "[" || T == "{"; }
 bool isClose(std::string_view T) { return T == ")" || T == "]" || T == "}"; }
-char closerOf(std::string_view T) {
-  return T == "(" ? ')' : T == "[" ? ']' : '}';
-}
+char closerOf(std::string_view T) { return T == "(" ? ')' : T == "[" ? ']' : '}'; }
 
 /// For each token, the index of its matching bracket (or npos).
 std::vector<std::size_t> matchBrackets(const SourceUnit &U) {
@@ -28,9 +26,8 @@ std::vector<std::size_t> matchBrackets(const SourceUnit &U) {
       Stack.push_back(I);
     } else if (isClose(T)) {
       // Unbalanced closers (code with errors) are skipped, not matched.
-      auto It = std::find_if(Stack.rbegin(), Stack.rend(), [&](std::size_t O) {
-        return closerOf(U.tokenText(O)) == T[0];
-      });
+      auto It = std::find_if(Stack.rbegin(), Stack.rend(),
+                             [&](std::size_t O) { return closerOf(U.tokenText(O)) == T[0]; });
       if (It == Stack.rend())
         continue;
       std::size_t O = *It;
@@ -68,8 +65,8 @@ std::size_t endOfLine(const SourceUnit &U, std::size_t I) {
 /// Splits tokens [Begin, End) into declaration- or statement-like pieces:
 /// each ends at a ';' or at a '}' closing a block at this level (taking a
 /// following ';'), and directives are pieces of their own.
-void splitPieces(const SourceUnit &U, const std::vector<std::size_t> &Match,
-                 std::size_t Begin, std::size_t End, std::vector<Change> &Out) {
+void splitPieces(const SourceUnit &U, const std::vector<std::size_t> &Match, std::size_t Begin,
+                 std::size_t End, std::vector<Change> &Out) {
   std::size_t Start = Begin;
   auto Emit = [&](std::size_t Last) {
     if (Start <= Last)
@@ -147,8 +144,7 @@ public:
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     std::vector<std::size_t> Match = matchBrackets(U);
     for (std::size_t I = 0; I < U.Tokens.size(); ++I)
-      if (U.tokenText(I) == "{" && Match[I] != std::string::npos &&
-          Match[I] > I + 1)
+      if (U.tokenText(I) == "{" && Match[I] != std::string::npos && Match[I] > I + 1)
         splitPieces(U, Match, I + 1, Match[I], Out);
   }
 };
@@ -180,16 +176,13 @@ public:
       : Name(Name), Desc(Desc), Open(Open), M(M) {}
   const char *name() const override { return Name; }
   const char *description() const override { return Desc; }
-  Level level() const override {
-    return Open == '{' && M != Unwrap ? Members : Lexical;
-  }
+  Level level() const override { return Open == '{' && M != Unwrap ? Members : Lexical; }
   bool needsAST() const override { return false; }
   bool largestFirst() const override { return true; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     std::vector<std::size_t> Match = matchBrackets(U);
     for (std::size_t I = 0; I < U.Tokens.size(); ++I) {
-      if (U.tokenText(I) != std::string_view(&Open, 1) ||
-          Match[I] == std::string::npos)
+      if (U.tokenText(I) != std::string_view(&Open, 1) || Match[I] == std::string::npos)
         continue;
       const Token &O = U.Tokens[I], &C = U.Tokens[Match[I]];
       switch (M) {
@@ -242,8 +235,7 @@ public:
           Depth -= int(T.size());
           if (Depth <= 0) {
             if (Depth == 0)
-              Out.push_back(
-                  replaceRange(U.Tokens[I].Offset, U.Tokens[J].end()));
+              Out.push_back(replaceRange(U.Tokens[I].Offset, U.Tokens[J].end()));
             break;
           }
         } else if (isOpen(T) && T != "{" && Match[J] != std::string::npos) {
@@ -300,8 +292,7 @@ public:
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     std::size_t Prev = 0;
     for (std::size_t I = 0; I <= U.Tokens.size(); ++I) {
-      std::size_t Next =
-          I < U.Tokens.size() ? U.Tokens[I].Offset : U.Text.size();
+      std::size_t Next = I < U.Tokens.size() ? U.Tokens[I].Offset : U.Text.size();
       std::string_view Gap(U.Text.data() + Prev, Next - Prev);
       bool Newline = Gap.find('\n') != std::string_view::npos;
       std::string Want;
@@ -323,20 +314,20 @@ void addLexicalTransformations(TransformationList &L) {
   L.push_back(std::make_unique<RemoveDirectives>());
   L.push_back(std::make_unique<LexicalDecls>());
   L.push_back(std::make_unique<LexicalStmts>());
-  L.push_back(std::make_unique<BalancedPass>(
-      "balanced-braces", "remove a {...} group", '{', BalancedPass::Delete));
-  L.push_back(std::make_unique<BalancedPass>(
-      "empty-braces", "empty a {...} group to {}", '{', BalancedPass::Empty));
-  L.push_back(std::make_unique<BalancedPass>(
-      "balanced-parens", "remove a (...) group", '(', BalancedPass::Delete));
-  L.push_back(std::make_unique<BalancedPass>(
-      "empty-parens", "empty a (...) group to ()", '(', BalancedPass::Empty));
-  L.push_back(std::make_unique<BalancedPass>(
-      "unwrap-parens", "remove a pair of parentheses, keeping what is inside",
-      '(', BalancedPass::Unwrap));
-  L.push_back(std::make_unique<BalancedPass>(
-      "unwrap-braces", "remove a pair of braces, keeping what is inside", '{',
-      BalancedPass::Unwrap));
+  L.push_back(std::make_unique<BalancedPass>("balanced-braces", "remove a {...} group", '{',
+                                             BalancedPass::Delete));
+  L.push_back(std::make_unique<BalancedPass>("empty-braces", "empty a {...} group to {}", '{',
+                                             BalancedPass::Empty));
+  L.push_back(std::make_unique<BalancedPass>("balanced-parens", "remove a (...) group", '(',
+                                             BalancedPass::Delete));
+  L.push_back(std::make_unique<BalancedPass>("empty-parens", "empty a (...) group to ()", '(',
+                                             BalancedPass::Empty));
+  L.push_back(std::make_unique<BalancedPass>("unwrap-parens",
+                                             "remove a pair of parentheses, keeping what is inside",
+                                             '(', BalancedPass::Unwrap));
+  L.push_back(std::make_unique<BalancedPass>("unwrap-braces",
+                                             "remove a pair of braces, keeping what is inside", '{',
+                                             BalancedPass::Unwrap));
   L.push_back(std::make_unique<BalancedAngles>());
   L.push_back(std::make_unique<RemoveLine>());
   L.push_back(std::make_unique<RemoveToken>());

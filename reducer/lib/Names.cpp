@@ -82,8 +82,7 @@ public:
     return true;
   }
   bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
-    add(TL.getTypePtr()->getTemplateName().getAsTemplateDecl(),
-        TL.getTemplateNameLoc());
+    add(TL.getTypePtr()->getTemplateName().getAsTemplateDecl(), TL.getTemplateNameLoc());
     return true;
   }
   bool VisitDesignatedInitExpr(DesignatedInitExpr *E) {
@@ -98,10 +97,8 @@ public:
     return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
   }
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
-    if (NNS && NNS.getNestedNameSpecifier()->getKind() ==
-                   NestedNameSpecifier::Namespace)
-      add(NNS.getNestedNameSpecifier()->getAsNamespace(),
-          NNS.getLocalBeginLoc());
+    if (NNS && NNS.getNestedNameSpecifier()->getKind() == NestedNameSpecifier::Namespace)
+      add(NNS.getNestedNameSpecifier()->getAsNamespace(), NNS.getLocalBeginLoc());
     return RecursiveASTVisitor::TraverseNestedNameSpecifierLoc(NNS);
   }
 
@@ -109,8 +106,8 @@ public:
 };
 
 bool isReservedName(llvm::StringRef N) {
-  return N == "main" || N.starts_with("__builtin") || N == "std" ||
-         N == "initializer_list" || N == "type_info";
+  return N == "main" || N.starts_with("__builtin") || N == "std" || N == "initializer_list" ||
+         N == "type_info";
 }
 
 /// Identifiers that are free to use: not keywords, not in the text.
@@ -119,8 +116,8 @@ public:
   explicit NameSupply(const SourceUnit &U) {
     for (std::size_t I = 0; I < U.Tokens.size(); ++I)
       Taken.insert(std::string(U.tokenText(I)));
-    for (const char *K : {"do", "if", "or", "in", "is", "as", "asm", "and",
-                          "for", "int", "new", "not", "try", "xor"})
+    for (const char *K : {"do", "if", "or", "in", "is", "as", "asm", "and", "for", "int", "new",
+                          "not", "try", "xor"})
       Taken.insert(K);
   }
   std::string next() {
@@ -148,9 +145,7 @@ private:
 class ShortenNames : public Transformation {
 public:
   const char *name() const override { return "shorten-names"; }
-  const char *description() const override {
-    return "rename a declaration to a short unused name";
-  }
+  const char *description() const override { return "rename a declaration to a short unused name"; }
   Level level() const override { return Lexical; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
@@ -194,29 +189,25 @@ public:
           break;
         }
         std::size_t I = U.tokenAtOrAfter(*At);
-        if (I >= U.Tokens.size() || U.Tokens[I].Offset != *At ||
-            U.tokenText(I) != Old) {
+        if (I >= U.Tokens.size() || U.Tokens[I].Offset != *At || U.tokenText(I) != Old) {
           Ok = false;
           break;
         }
         C.Offsets.push_back(*At);
       }
       for (std::size_t At : DtorOffsets[D])
-        if (At + Old.size() <= U.Text.size() &&
-            U.Text.compare(At, Old.size(), Old) == 0)
+        if (At + Old.size() <= U.Text.size() && U.Text.compare(At, Old.size(), Old) == 0)
           C.Offsets.push_back(At);
       if (!Ok || C.Offsets.empty())
         continue;
       std::sort(C.Offsets.begin(), C.Offsets.end());
-      C.Offsets.erase(std::unique(C.Offsets.begin(), C.Offsets.end()),
-                      C.Offsets.end());
+      C.Offsets.erase(std::unique(C.Offsets.begin(), C.Offsets.end()), C.Offsets.end());
       C.Gain = C.Offsets.size() * Old.size();
       Cands.push_back(std::move(C));
     }
     // The most written names get the shortest replacements.
-    std::stable_sort(
-        Cands.begin(), Cands.end(),
-        [](const Candidate &A, const Candidate &B) { return A.Gain > B.Gain; });
+    std::stable_sort(Cands.begin(), Cands.end(),
+                     [](const Candidate &A, const Candidate &B) { return A.Gain > B.Gain; });
     NameSupply Names(U);
     for (Candidate &C : Cands) {
       std::string New = Names.next();

@@ -46,10 +46,9 @@ const std::vector<const Transformation *> &allTransformations() {
     std::vector<const Transformation *> V;
     for (auto &T : Owned)
       V.push_back(T.get());
-    std::stable_sort(V.begin(), V.end(),
-                     [](const Transformation *A, const Transformation *B) {
-                       return A->level() < B->level();
-                     });
+    std::stable_sort(V.begin(), V.end(), [](const Transformation *A, const Transformation *B) {
+      return A->level() < B->level();
+    });
     return V;
   }();
   return All;
@@ -67,9 +66,8 @@ const Transformation *findTransformation(std::string_view Name) {
 //===----------------------------------------------------------------------===//
 
 std::size_t SourceUnit::tokenAtOrAfter(std::size_t Offset) const {
-  auto It = std::lower_bound(
-      Tokens.begin(), Tokens.end(), Offset,
-      [](const Token &T, std::size_t O) { return T.Offset < O; });
+  auto It = std::lower_bound(Tokens.begin(), Tokens.end(), Offset,
+                             [](const Token &T, std::size_t O) { return T.Offset < O; });
   return It - Tokens.begin();
 }
 
@@ -86,8 +84,7 @@ std::size_t SourceUnit::tokenEndingBefore(std::size_t Offset) const {
 AstHelper::AstHelper(const SourceUnit &U) : U(U) {}
 
 bool AstHelper::isInMainFile(clang::SourceLocation L) const {
-  return L.isValid() && L.isFileID() &&
-         sm().getFileID(L) == sm().getMainFileID();
+  return L.isValid() && L.isFileID() && sm().getFileID(L) == sm().getMainFileID();
 }
 
 std::optional<Span> AstHelper::span(clang::SourceRange R) const {
@@ -95,8 +92,7 @@ std::optional<Span> AstHelper::span(clang::SourceRange R) const {
     return std::nullopt;
   clang::CharSourceRange CR = clang::Lexer::makeFileCharRange(
       clang::CharSourceRange::getTokenRange(R), sm(), ctx().getLangOpts());
-  if (CR.isInvalid() || !isInMainFile(CR.getBegin()) ||
-      !isInMainFile(CR.getEnd()))
+  if (CR.isInvalid() || !isInMainFile(CR.getBegin()) || !isInMainFile(CR.getEnd()))
     return std::nullopt;
   Span S{sm().getFileOffset(CR.getBegin()), sm().getFileOffset(CR.getEnd())};
   if (S.End <= S.Begin || S.End > U.Text.size())
@@ -117,8 +113,7 @@ Span AstHelper::withSemicolon(Span S) const {
   return S;
 }
 
-Edit AstHelper::deleteListElementEdit(const std::vector<Span> &Elems,
-                                      std::size_t I) const {
+Edit AstHelper::deleteListElementEdit(const std::vector<Span> &Elems, std::size_t I) const {
   Span S = Elems[I];
   if (Elems.size() > 1) {
     if (I + 1 < Elems.size())
@@ -129,15 +124,13 @@ Edit AstHelper::deleteListElementEdit(const std::vector<Span> &Elems,
   return Edit{S.Begin, S.size(), ""};
 }
 
-Change AstHelper::deleteListElement(const std::vector<Span> &Elems,
-                                    std::size_t I) const {
+Change AstHelper::deleteListElement(const std::vector<Span> &Elems, std::size_t I) const {
   Change C;
   C.Edits.push_back(deleteListElementEdit(Elems, I));
   return C;
 }
 
-std::vector<std::vector<clang::Decl *>> declGroups(clang::DeclContext *DC,
-                                                   const AstHelper &H) {
+std::vector<std::vector<clang::Decl *>> declGroups(clang::DeclContext *DC, const AstHelper &H) {
   std::vector<std::vector<clang::Decl *>> Groups;
   std::optional<Span> Last;
   for (clang::Decl *D : DC->decls()) {
@@ -167,12 +160,10 @@ std::vector<std::string> clangArgs(const LanguageOptions &Lang) {
   std::vector<std::string> Args;
   if (Lang.CPlusPlus) {
     Args = {"-x", "c++"};
-    Args.push_back("-std=" + (Lang.Standard.empty() ? std::string("gnu++20")
-                                                    : Lang.Standard));
+    Args.push_back("-std=" + (Lang.Standard.empty() ? std::string("gnu++20") : Lang.Standard));
   } else {
     Args = {"-x", "c"};
-    Args.push_back("-std=" + (Lang.Standard.empty() ? std::string("gnu17")
-                                                    : Lang.Standard));
+    Args.push_back("-std=" + (Lang.Standard.empty() ? std::string("gnu17") : Lang.Standard));
   }
   // Keep going after any number of errors: a partial AST is still useful.
   for (const char *A : {"-w", "-ferror-limit=0", "-fno-spell-checking",
@@ -186,27 +177,23 @@ std::vector<std::string> clangArgs(const LanguageOptions &Lang) {
   return Args;
 }
 
-std::unique_ptr<clang::ASTUnit> parse(const std::string &Text,
-                                      const LanguageOptions &Lang) {
+std::unique_ptr<clang::ASTUnit> parse(const std::string &Text, const LanguageOptions &Lang) {
   static clang::IgnoringDiagConsumer Ignore;
   return clang::tooling::buildASTFromCodeWithArgs(
       Text, clangArgs(Lang), Lang.FileName, "clang-tool",
       std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(),
-      clang::tooling::FileContentMappings(), &Ignore);
+      clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(),
+      &Ignore);
 }
 
-void collectAll(const std::vector<const Transformation *> &Ts,
-                const std::string &Text, const LanguageOptions &Lang,
-                std::vector<std::vector<Change>> &Out) {
+void collectAll(const std::vector<const Transformation *> &Ts, const std::string &Text,
+                const LanguageOptions &Lang, std::vector<std::vector<Change>> &Out) {
   std::vector<Token> Tokens = lexC(Text, Lang.CPlusPlus);
   std::unique_ptr<clang::ASTUnit> AST;
-  bool NeedAST =
-      std::any_of(Ts.begin(), Ts.end(), [](auto *T) { return T->needsAST(); });
+  bool NeedAST = std::any_of(Ts.begin(), Ts.end(), [](auto *T) { return T->needsAST(); });
   if (NeedAST)
     AST = parse(Text, Lang);
-  SourceUnit U{Text, Tokens, Lang.CPlusPlus,
-               AST ? &AST->getASTContext() : nullptr};
+  SourceUnit U{Text, Tokens, Lang.CPlusPlus, AST ? &AST->getASTContext() : nullptr};
   Out.assign(Ts.size(), {});
   for (std::size_t I = 0; I < Ts.size(); ++I) {
     if (Ts[I]->needsAST() && !U.AST)
@@ -215,9 +202,7 @@ void collectAll(const std::vector<const Transformation *> &Ts,
     dedupeChanges(Out[I]);
     if (Ts[I]->largestFirst())
       std::stable_sort(Out[I].begin(), Out[I].end(),
-                       [](const Change &A, const Change &B) {
-                         return A.weight() > B.weight();
-                       });
+                       [](const Change &A, const Change &B) { return A.weight() > B.weight(); });
   }
 }
 
@@ -235,8 +220,7 @@ bool getWord(const std::string &S, std::size_t &Pos, std::uint64_t &W) {
 
 } // namespace
 
-std::vector<Change> collectInstances(const Transformation &T,
-                                     const std::string &Text,
+std::vector<Change> collectInstances(const Transformation &T, const std::string &Text,
                                      const LanguageOptions &Lang) {
   std::vector<std::vector<Change>> Out;
   collectAll({&T}, Text, Lang, Out);
@@ -244,10 +228,8 @@ std::vector<Change> collectInstances(const Transformation &T,
 }
 
 bool collectInstancesIsolated(const std::vector<const Transformation *> &Ts,
-                              const std::string &Text,
-                              const LanguageOptions &Lang,
-                              double TimeoutSeconds,
-                              std::vector<std::vector<Change>> &Out) {
+                              const std::string &Text, const LanguageOptions &Lang,
+                              double TimeoutSeconds, std::vector<std::vector<Change>> &Out) {
   Out.assign(Ts.size(), {});
   int Fds[2];
   if (pipe(Fds) != 0)
@@ -296,8 +278,7 @@ bool collectInstancesIsolated(const std::vector<const Transformation *> &Ts,
   double Start = monotonicSeconds();
   bool Killed = false;
   for (;;) {
-    if (TestRunner::stopRequested() ||
-        monotonicSeconds() - Start > TimeoutSeconds) {
+    if (TestRunner::stopRequested() || monotonicSeconds() - Start > TimeoutSeconds) {
       kill(Pid, SIGKILL);
       Killed = true;
       break;
@@ -335,8 +316,8 @@ bool collectInstancesIsolated(const std::vector<const Transformation *> &Ts,
         return false;
       C.Edits.resize(NEdits);
       for (Edit &E : C.Edits) {
-        if (!getWord(Msg, Pos, Off) || !getWord(Msg, Pos, Len) ||
-            !getWord(Msg, Pos, TLen) || Pos + TLen > Msg.size())
+        if (!getWord(Msg, Pos, Off) || !getWord(Msg, Pos, Len) || !getWord(Msg, Pos, TLen) ||
+            Pos + TLen > Msg.size())
           return false;
         E = Edit{Off, Len, Msg.substr(Pos, TLen)};
         Pos += TLen;

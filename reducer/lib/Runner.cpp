@@ -35,8 +35,8 @@ double monotonicSeconds() {
 }
 
 std::uint64_t contentHash(const std::string &Content) {
-  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(Content.data()), Content.size()));
+  return llvm::xxh3_64bits(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Content.data()), Content.size()));
 }
 
 void TestRunner::installSignalHandlers() {
@@ -65,13 +65,11 @@ TestRunner::~TestRunner() {
 
 bool TestRunner::prepare(std::string &Err) {
   const char *Tmp = std::getenv("TMPDIR");
-  std::string Template =
-      std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/sleuth-reduce-XXXXXX";
+  std::string Template = std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/sleuth-reduce-XXXXXX";
   std::vector<char> Buf(Template.begin(), Template.end());
   Buf.push_back('\0');
   if (!mkdtemp(Buf.data())) {
-    Err = "cannot create a scratch directory in " + Template + ": " +
-          std::strerror(errno);
+    Err = "cannot create a scratch directory in " + Template + ": " + std::strerror(errno);
     return false;
   }
   Root = Buf.data();
@@ -107,8 +105,7 @@ bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content) {
   sigaddset(&Default, SIGTERM);
   posix_spawnattr_setsigdefault(&Attr, &Default);
   posix_spawnattr_setpgroup(&Attr, 0);
-  posix_spawnattr_setflags(&Attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
   char *Argv[] = {const_cast<char *>(Opts.Script.c_str()), nullptr};
   pid_t Pid;
   int Rc = posix_spawn(&Pid, Opts.Script.c_str(), &FA, &Attr, Argv, environ);
@@ -177,8 +174,8 @@ RunResult TestRunner::run(const std::string &Content, bool UseCache) {
   return Out;
 }
 
-std::optional<std::size_t> TestRunner::firstMatch(
-    const std::function<std::optional<Candidate>(std::size_t)> &Next) {
+std::optional<std::size_t>
+TestRunner::firstMatch(const std::function<std::optional<Candidate>(std::size_t)> &Next) {
   std::vector<Slot> Slots(Opts.Jobs);
   std::map<std::size_t, Candidate> Pending; // Generated, verdict not used yet.
   std::map<std::size_t, RunResult> Results;

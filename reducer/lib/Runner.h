@@ -22,9 +22,7 @@ struct RunResult {
   int ExitCode = -1; ///< Exit status, or -1 if killed by a signal.
   bool TimedOut = false;
   bool Interrupted = false; ///< Stopped by SIGINT/SIGTERM, no verdict.
-  bool interesting() const {
-    return ExitCode == 0 && !TimedOut && !Interrupted;
-  }
+  bool interesting() const { return ExitCode == 0 && !TimedOut && !Interrupted; }
 };
 
 struct RunnerOptions {

@@ -9,8 +9,7 @@ namespace sleuth::reducer {
 namespace {
 
 /// Collects statements of one kind written in the main file.
-template <typename T>
-class StmtFinder : public RecursiveASTVisitor<StmtFinder<T>> {
+template <typename T> class StmtFinder : public RecursiveASTVisitor<StmtFinder<T>> {
 public:
   std::vector<T *> Found;
   bool VisitStmt(Stmt *S) {
@@ -39,9 +38,7 @@ std::optional<Span> stmtSpan(const AstHelper &H, const Stmt *S) {
 class RemoveStmt : public Transformation {
 public:
   const char *name() const override { return "remove-stmt"; }
-  const char *description() const override {
-    return "remove a statement from a block";
-  }
+  const char *description() const override { return "remove a statement from a block"; }
   Level level() const override { return Members; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
     AstHelper H(U);
@@ -72,8 +69,7 @@ public:
         if (!Branch)
           continue;
         if (std::optional<Span> B = stmtSpan(H, Branch))
-          Out.push_back(
-              replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
+          Out.push_back(replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
       }
     }
   }
@@ -83,9 +79,7 @@ public:
 class LoopToBody : public Transformation {
 public:
   const char *name() const override { return "loop-to-body"; }
-  const char *description() const override {
-    return "replace a for, while or do loop by its body";
-  }
+  const char *description() const override { return "replace a for, while or do loop by its body"; }
   Level level() const override { return Expressions; }
   bool largestFirst() const override { return true; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
@@ -94,8 +88,7 @@ public:
       std::optional<Span> Whole = stmtSpan(H, Loop);
       std::optional<Span> B = Body ? stmtSpan(H, Body) : std::nullopt;
       if (Whole && B)
-        Out.push_back(
-            replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
+        Out.push_back(replaceRange(Whole->Begin, Whole->End, std::string(H.text(*B))));
     };
     for (ForStmt *S : find<ForStmt>(U))
       Add(S, S->getBody());

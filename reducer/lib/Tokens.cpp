@@ -19,8 +19,7 @@ std::vector<Token> lexC(const std::string &Text, bool CPlusPlus) {
   // A raw lexer over a buffer with no file behind it: token locations are
   // then plain offsets from the start of the buffer.
   const char *Begin = Text.c_str();
-  clang::Lexer L(clang::SourceLocation(), LO, Begin, Begin,
-                 Begin + Text.size());
+  clang::Lexer L(clang::SourceLocation(), LO, Begin, Begin, Begin + Text.size());
   std::vector<Token> Out;
   clang::Token Tok;
   for (;;) {

@@ -79,18 +79,15 @@ const Transformation *findTransformation(std::string_view Name);
 /// Instances of one transformation on Text, in the order the driver tries
 /// them. Parses in this process (tests and `--apply`); the driver parses in a
 /// child process instead, because the input may crash Clang itself.
-std::vector<Change> collectInstances(const Transformation &T,
-                                     const std::string &Text,
+std::vector<Change> collectInstances(const Transformation &T, const std::string &Text,
                                      const LanguageOptions &Lang);
 
 /// Instances of every named transformation on Text, computed in a forked
 /// child that parses the text once. Returns false if the child crashed or
 /// timed out (then only lexical transformations have instances).
 bool collectInstancesIsolated(const std::vector<const Transformation *> &Ts,
-                              const std::string &Text,
-                              const LanguageOptions &Lang,
-                              double TimeoutSeconds,
-                              std::vector<std::vector<Change>> &Out);
+                              const std::string &Text, const LanguageOptions &Lang,
+                              double TimeoutSeconds, std::vector<std::vector<Change>> &Out);
 
 // Registration, one function per source file of transformations.
 using TransformationList = std::vector<std::unique_ptr<Transformation>>;

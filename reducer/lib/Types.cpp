@@ -16,21 +16,17 @@ namespace {
 /// typedef is used, outside template instantiations.
 class TypeUseFinder : public RecursiveASTVisitor<TypeUseFinder> {
 public:
-  std::map<const TemplateDecl *, std::vector<TemplateSpecializationTypeLoc>>
-      Specializations;
-  std::map<const TemplateDecl *, std::vector<const DeclRefExpr *>>
-      ExplicitArgRefs;
+  std::map<const TemplateDecl *, std::vector<TemplateSpecializationTypeLoc>> Specializations;
+  std::map<const TemplateDecl *, std::vector<const DeclRefExpr *>> ExplicitArgRefs;
   std::map<const TypedefNameDecl *, std::vector<SourceLocation>> TypedefUses;
 
   bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
-    if (TemplateDecl *TD =
-            TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
+    if (TemplateDecl *TD = TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
       Specializations[cast<TemplateDecl>(TD->getCanonicalDecl())].push_back(TL);
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    TypedefUses[TL.getTypedefNameDecl()->getCanonicalDecl()].push_back(
-        TL.getNameLoc());
+    TypedefUses[TL.getTypedefNameDecl()->getCanonicalDecl()].push_back(TL.getNameLoc());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
@@ -38,8 +34,7 @@ public:
       return true;
     if (auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
       if (FunctionTemplateDecl *FT = FD->getPrimaryTemplate())
-        ExplicitArgRefs[cast<TemplateDecl>(FT->getCanonicalDecl())].push_back(
-            DRE);
+        ExplicitArgRefs[cast<TemplateDecl>(FT->getCanonicalDecl())].push_back(DRE);
     return true;
   }
 };
@@ -72,8 +67,7 @@ bool hasSpecializations(const TemplateDecl *TD) {
   const_cast<ClassTemplateDecl *>(CT)->getPartialSpecializations(Partial);
   if (!Partial.empty())
     return true;
-  for (ClassTemplateSpecializationDecl *S :
-       const_cast<ClassTemplateDecl *>(CT)->specializations())
+  for (ClassTemplateSpecializationDecl *S : const_cast<ClassTemplateDecl *>(CT)->specializations())
     if (S->getSpecializationKind() == TSK_ExplicitSpecialization)
       return true;
   return false;
@@ -95,19 +89,17 @@ public:
     Templates.TraverseDecl(U.AST->getTranslationUnitDecl());
     for (TemplateDecl *TD : Templates.Found) {
       auto *CT = dyn_cast<ClassTemplateDecl>(TD);
-      if (!CT || !CT->isThisDeclarationADefinition() ||
-          hasSpecializations(CT) || CT->getCanonicalDecl() != CT)
+      if (!CT || !CT->isThisDeclarationADefinition() || hasSpecializations(CT) ||
+          CT->getCanonicalDecl() != CT)
         continue;
       TemplateParameterList *TPL = CT->getTemplateParameters();
-      std::optional<Span> Header =
-          H.span(SourceRange(TPL->getTemplateLoc(), TPL->getRAngleLoc()));
+      std::optional<Span> Header = H.span(SourceRange(TPL->getTemplateLoc(), TPL->getRAngleLoc()));
       if (!Header)
         continue;
       Change C;
       C.Edits.push_back({Header->Begin, Header->size(), ""});
       for (TemplateSpecializationTypeLoc TL : Uses.Specializations[CT]) {
-        std::optional<Span> Args =
-            H.span(SourceRange(TL.getLAngleLoc(), TL.getRAngleLoc()));
+        std::optional<Span> Args = H.span(SourceRange(TL.getLAngleLoc(), TL.getRAngleLoc()));
         if (Args)
           C.Edits.push_back({Args->Begin, Args->size(), ""});
       }
@@ -148,8 +140,7 @@ public:
         for (TemplateSpecializationTypeLoc TL : Uses.Specializations[TD]) {
           std::vector<Span> Args;
           for (unsigned A = 0; A < TL.getNumArgs(); ++A)
-            if (std::optional<Span> S =
-                    H.span(TL.getArgLoc(A).getSourceRange()))
+            if (std::optional<Span> S = H.span(TL.getArgLoc(A).getSourceRange()))
               Args.push_back(*S);
           if (Args.size() == TL.getNumArgs() && I < Args.size())
             C.Edits.push_back(H.deleteListElementEdit(Args, I));
@@ -184,8 +175,7 @@ public:
       if (TD->getDescribedTemplate() || !H.isInMainFile(TD->getLocation()))
         continue;
       TypeSourceInfo *TSI = TD->getTypeSourceInfo();
-      std::optional<Span> Type =
-          TSI ? H.span(TSI->getTypeLoc().getSourceRange()) : std::nullopt;
+      std::optional<Span> Type = TSI ? H.span(TSI->getTypeLoc().getSourceRange()) : std::nullopt;
       std::optional<Span> Decl = H.span(TD);
       std::optional<std::size_t> Name = H.offset(TD->getLocation());
       if (!Type || !Decl || !Name)

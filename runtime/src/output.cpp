@@ -101,9 +101,7 @@ const char *kindName(unsigned Kind) {
   }
 }
 
-bool isGraphNode(const SiteRef &S) {
-  return kindName(S.Tu->sites[S.Index].kind) != nullptr;
-}
+bool isGraphNode(const SiteRef &S) { return kindName(S.Tu->sites[S.Index].kind) != nullptr; }
 
 std::atomic<bool> FinalWriteDone{false};
 char ProgramName[4096];

@@ -72,8 +72,7 @@ void registerUnit(sleuth_tu *Tu) {
   unsigned Base = R.NumSites;
   R.NumSites += Tu->num_sites;
   R.Units.push_back(Tu);
-  for (unsigned I = 0; I < Tu->num_sites; ++I)
-  {
+  for (unsigned I = 0; I < Tu->num_sites; ++I) {
     R.Sites.push_back(SiteRef{Tu, I});
     bool IsNode = Tu->sites[I].kind <= SLEUTH_SITE_ASSERT;
     R.FileIds.push_back(IsNode ? R.NumGraphNodes++ : NoNode);
@@ -211,9 +210,7 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
 
 extern "C" {
 
-void sleuth_get(const void *Addr, unsigned long Size) {
-  pushOrigins(thread(), Addr, Size);
-}
+void sleuth_get(const void *Addr, unsigned long Size) { pushOrigins(thread(), Addr, Size); }
 
 void *sleuth_getp(const void *Addr, unsigned long Size) {
   pushOrigins(thread(), Addr, Size);
@@ -295,8 +292,7 @@ int sleuth_assert(sleuth_tu *Tu, unsigned Site, int Outcome) {
   return Outcome;
 }
 
-void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line,
-                        const char *Function) {
+void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line, const char *Function) {
   // The same words as glibc's __assert_fail, so that instrumented programs fail alike.
   extern char *program_invocation_short_name;
   std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name,

@@ -14,8 +14,8 @@
 namespace sleuth::rt {
 
 struct Frame {
-  unsigned ReadBase = 0;        // pending reads below this belong to callers
-  unsigned ArgBase = 0;         // this frame's argument origins start here
+  unsigned ReadBase = 0;         // pending reads below this belong to callers
+  unsigned ArgBase = 0;          // this frame's argument origins start here
   unsigned CallControl = NoNode; // the test that controlled the call of this function
   unsigned Func = 0;
   uint64_t EntrySeq = 0; // tests executed after this belong to this frame
@@ -63,7 +63,7 @@ struct ThreadState {
   // so that a test executed by a callee (a recursive instance of the same function) does not
   // count as executed in the caller.
   std::vector<std::pair<uint32_t, uint64_t>> TestUndo;
-  std::vector<uint32_t> Hits;          // by node
+  std::vector<uint32_t> Hits; // by node
   EdgeSet Data, Control;
   uint64_t Seq = 0;
   uint32_t Last = NoNode;
@@ -91,7 +91,7 @@ struct SiteRef {
 struct Registry {
   std::mutex Mutex;
   std::vector<sleuth_tu *> Units;
-  std::vector<SiteRef> Sites; // by node id
+  std::vector<SiteRef> Sites;    // by node id
   std::vector<uint32_t> FileIds; // by node id: dense id in the dependence file (graph nodes only)
   unsigned NumGraphNodes = 0;
   std::vector<ThreadState *> Threads;

@@ -20,8 +20,7 @@ using Node = DependenceGraph::Node;
 using NodeList = std::vector<Node>;
 
 bool allDigits(std::string_view S) {
-  return !S.empty() && std::all_of(S.begin(), S.end(),
-                                   [](char C) { return C >= '0' && C <= '9'; });
+  return !S.empty() && std::all_of(S.begin(), S.end(), [](char C) { return C >= '0' && C <= '9'; });
 }
 
 std::optional<unsigned> parseLine(std::string_view S) {
@@ -69,8 +68,7 @@ std::size_t editDistance(std::string_view A, std::string_view B) {
     Row[0] = I;
     for (std::size_t J = 1; J <= B.size(); ++J) {
       std::size_t Up = Row[J];
-      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1,
-                         Diagonal + (A[I - 1] == B[J - 1] ? 0 : 1)});
+      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1, Diagonal + (A[I - 1] == B[J - 1] ? 0 : 1)});
       Diagonal = Up;
     }
   }
@@ -78,13 +76,12 @@ std::size_t editDistance(std::string_view A, std::string_view B) {
 }
 
 /// Up to Max candidates, the closest to Query first.
-std::vector<std::string> closest(std::set<std::string> Candidates,
-                                 std::string_view Query, std::size_t Max = 6) {
+std::vector<std::string> closest(std::set<std::string> Candidates, std::string_view Query,
+                                 std::size_t Max = 6) {
   std::vector<std::string> Sorted(Candidates.begin(), Candidates.end());
-  std::stable_sort(Sorted.begin(), Sorted.end(),
-                   [&](const std::string &A, const std::string &B) {
-                     return editDistance(A, Query) < editDistance(B, Query);
-                   });
+  std::stable_sort(Sorted.begin(), Sorted.end(), [&](const std::string &A, const std::string &B) {
+    return editDistance(A, Query) < editDistance(B, Query);
+  });
   if (Sorted.size() > Max)
     Sorted.resize(Max);
   return Sorted;
@@ -92,8 +89,7 @@ std::vector<std::string> closest(std::set<std::string> Candidates,
 
 class CriterionResolver {
 public:
-  CriterionResolver(const DependenceGraph &G, std::string_view Criterion,
-                    std::string &Error)
+  CriterionResolver(const DependenceGraph &G, std::string_view Criterion, std::string &Error)
       : G(G), Criterion(Criterion), Error(Error) {}
 
   std::optional<NodeList> resolve() {
@@ -122,10 +118,9 @@ public:
     std::string Hint;
     if (anyFunctionMatches(C))
       Hint = fmt::format(" (did you mean '{}:return'?)", C);
-    return fail(fmt::format(
-        "not understood{}; expected FILE:LINE[:VAR], FUNCTION:return, "
-        "VAR@FUNCTION[:LINE], crash or last",
-        Hint));
+    return fail(fmt::format("not understood{}; expected FILE:LINE[:VAR], FUNCTION:return, "
+                            "VAR@FUNCTION[:LINE], crash or last",
+                            Hint));
   }
 
 private:
@@ -139,9 +134,8 @@ private:
   }
 
   bool anyFunctionMatches(std::string_view Query) const {
-    return std::any_of(
-        G.functions().begin(), G.functions().end(),
-        [&](const Function &F) { return functionMatches(F.Name, Query); });
+    return std::any_of(G.functions().begin(), G.functions().end(),
+                       [&](const Function &F) { return functionMatches(F.Name, Query); });
   }
 
   std::nullopt_t failNoFunction(std::string_view Query) {
@@ -149,8 +143,7 @@ private:
     for (const Function &F : G.functions())
       Names.insert(F.Name);
     if (Names.empty())
-      return fail(
-          fmt::format("no function '{}' (the file declares none)", Query));
+      return fail(fmt::format("no function '{}' (the file declares none)", Query));
     return fail(fmt::format("no function '{}' (functions: {})", Query,
                             fmt::join(closest(Names, Query), ", ")));
   }
@@ -168,26 +161,21 @@ private:
       return failNoFunction(FunctionName);
     NodeList Nodes;
     for (Node N = 0; N < G.size(); ++N)
-      if (G.site(N).Kind == SiteKind::Ret &&
-          functionMatches(G.functionOf(N).Name, FunctionName))
+      if (G.site(N).Kind == SiteKind::Ret && functionMatches(G.functionOf(N).Name, FunctionName))
         Nodes.push_back(N);
     if (Nodes.empty())
-      return fail(
-          fmt::format("function '{}' has no return value site", FunctionName));
+      return fail(fmt::format("function '{}' has no return value site", FunctionName));
     return Nodes;
   }
 
-  std::optional<NodeList> variableInFunction(std::string_view Var,
-                                             std::string_view FunctionName) {
+  std::optional<NodeList> variableInFunction(std::string_view Var, std::string_view FunctionName) {
     std::optional<unsigned> Line;
     // `x@f:12`; but `x@ns::f` has no line.
     if (std::size_t Colon = FunctionName.rfind(':');
-        Colon != std::string_view::npos && Colon > 0 &&
-        FunctionName[Colon - 1] != ':') {
+        Colon != std::string_view::npos && Colon > 0 && FunctionName[Colon - 1] != ':') {
       Line = parseLine(FunctionName.substr(Colon + 1));
       if (!Line)
-        return fail(fmt::format("'{}' is not a line number",
-                                FunctionName.substr(Colon + 1)));
+        return fail(fmt::format("'{}' is not a line number", FunctionName.substr(Colon + 1)));
       FunctionName = FunctionName.substr(0, Colon);
     }
     if (Var.empty())
@@ -214,18 +202,15 @@ private:
     if (!Lines.empty())
       return fail(fmt::format("'{}' is not written at line {} of {} (it is "
                               "at line{} {})",
-                              Var, *Line, FunctionName,
-                              Lines.size() == 1 ? "" : "s",
+                              Var, *Line, FunctionName, Lines.size() == 1 ? "" : "s",
                               fmt::join(Lines, ", ")));
     if (Written.empty())
       return fail(fmt::format("{} writes no variables", FunctionName));
-    return fail(fmt::format("no write of '{}' in {} (written there: {})", Var,
-                            FunctionName,
+    return fail(fmt::format("no write of '{}' in {} (written there: {})", Var, FunctionName,
                             fmt::join(closest(Written, Var), ", ")));
   }
 
-  std::optional<NodeList> fileLine(std::string_view FileName,
-                                   std::string_view LineText,
+  std::optional<NodeList> fileLine(std::string_view FileName, std::string_view LineText,
                                    std::optional<std::string_view> Var) {
     std::optional<unsigned> Line = parseLine(LineText);
     if (!Line)
@@ -242,9 +227,8 @@ private:
         return fail(fmt::format("no file '{}'; for a variable in a function "
                                 "write {}@{}:{}",
                                 FileName, *Var, FileName, *Line));
-      return fail(
-          fmt::format("no file '{}' (files: {})", FileName,
-                      fmt::join(closest(Names, baseName(FileName)), ", ")));
+      return fail(fmt::format("no file '{}' (files: {})", FileName,
+                              fmt::join(closest(Names, baseName(FileName)), ", ")));
     }
     if (Files.size() > 1) {
       std::vector<std::string> Paths;
@@ -271,9 +255,7 @@ private:
       // The lines with sites nearest to the one asked for.
       std::vector<unsigned> Near(Lines.begin(), Lines.end());
       std::stable_sort(Near.begin(), Near.end(), [&](unsigned A, unsigned B) {
-        auto Distance = [&](unsigned L) {
-          return L > *Line ? L - *Line : *Line - L;
-        };
+        auto Distance = [&](unsigned L) { return L > *Line ? L - *Line : *Line - L; };
         return Distance(A) < Distance(B);
       });
       Near.resize(std::min<std::size_t>(Near.size(), 6));
@@ -302,10 +284,8 @@ private:
 } // namespace
 
 std::optional<std::vector<Node>> resolveCriterion(const DependenceGraph &G,
-                                                  std::string_view Criterion,
-                                                  std::string &Error) {
-  std::optional<NodeList> Nodes =
-      CriterionResolver(G, Criterion, Error).resolve();
+                                                  std::string_view Criterion, std::string &Error) {
+  std::optional<NodeList> Nodes = CriterionResolver(G, Criterion, Error).resolve();
   if (!Nodes)
     return Nodes;
   // `f:return` names every return statement of f, but the run took only

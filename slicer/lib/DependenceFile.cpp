@@ -33,8 +33,7 @@ std::string_view siteKindName(SiteKind Kind) {
   return "?";
 }
 
-std::optional<DependenceGraph::Node>
-DependenceGraph::last(unsigned Thread) const {
+std::optional<DependenceGraph::Node> DependenceGraph::last(unsigned Thread) const {
   for (const auto &[T, N] : Last)
     if (T == Thread)
       return N;
@@ -69,10 +68,9 @@ const char *sectionName(Section S) {
 
 std::optional<Section> sectionOf(std::string_view Keyword) {
   static constexpr std::pair<std::string_view, Section> Keywords[] = {
-      {"program", SecProgram}, {"status", SecStatus}, {"file", SecFile},
-      {"func", SecFunc},       {"site", SecSite},     {"hit", SecHit},
-      {"data", SecEdge},       {"ctrl", SecEdge},     {"last", SecLast},
-      {"end", SecEnd}};
+      {"program", SecProgram}, {"status", SecStatus}, {"file", SecFile}, {"func", SecFunc},
+      {"site", SecSite},       {"hit", SecHit},       {"data", SecEdge}, {"ctrl", SecEdge},
+      {"last", SecLast},       {"end", SecEnd}};
   for (const auto &[K, S] : Keywords)
     if (K == Keyword)
       return S;
@@ -80,8 +78,8 @@ std::optional<Section> sectionOf(std::string_view Keyword) {
 }
 
 std::optional<SiteKind> siteKindOf(std::string_view Name) {
-  for (SiteKind K : {SiteKind::Var, SiteKind::Param, SiteKind::Test,
-                     SiteKind::Ret, SiteKind::Assert})
+  for (SiteKind K :
+       {SiteKind::Var, SiteKind::Param, SiteKind::Test, SiteKind::Ret, SiteKind::Assert})
     if (siteKindName(K) == Name)
       return K;
   return std::nullopt;
@@ -133,21 +131,18 @@ private:
     throw ParseError{fmt::format("{}:{}: {}", FileName, LineNo, Message)};
   }
   [[noreturn]] void failTruncated() const {
-    throw ParseError{fmt::format(
-        "{}: truncated dependence file (no 'end' record)", FileName)};
+    throw ParseError{fmt::format("{}: truncated dependence file (no 'end' record)", FileName)};
   }
 
   void parseAll() {
     if (Text.empty())
-      throw ParseError{fmt::format(
-          "{}: empty file, not a sleuth dependence file", FileName)};
+      throw ParseError{fmt::format("{}: empty file, not a sleuth dependence file", FileName)};
     std::size_t Pos = 0;
     bool SawEnd = false;
     while (Pos < Text.size()) {
       std::size_t Eol = Text.find('\n', Pos);
       bool Terminated = Eol != std::string_view::npos;
-      std::string_view Line =
-          Text.substr(Pos, Terminated ? Eol - Pos : std::string_view::npos);
+      std::string_view Line = Text.substr(Pos, Terminated ? Eol - Pos : std::string_view::npos);
       Pos = Terminated ? Eol + 1 : Text.size();
       ++LineNo;
       if (SawEnd)
@@ -184,10 +179,9 @@ private:
       fail("line ends with CR (DOS line endings are not allowed)");
     for (char C : Line) {
       if (C == '\t' || C == '\r' || C == '\0')
-        fail(fmt::format("raw {} byte in record (must be %-escaped)",
-                         C == '\t'   ? "tab"
-                         : C == '\r' ? "CR"
-                                     : "NUL"));
+        fail(fmt::format("raw {} byte in record (must be %-escaped)", C == '\t'   ? "tab"
+                                                                      : C == '\r' ? "CR"
+                                                                                  : "NUL"));
     }
     split(Line);
     if (LineNo == 1) {
@@ -223,8 +217,7 @@ private:
       }
       expectFields(2, "exit|signal N");
       if (Fields[1] != "exit" && Fields[1] != "signal")
-        fail(fmt::format("status must be 'exit' or 'signal', not '{}'",
-                         Fields[1]));
+        fail(fmt::format("status must be 'exit' or 'signal', not '{}'", Fields[1]));
       Result.Status.Signaled = Fields[1] == "signal";
       Result.Status.Code = number(Fields[2], "N");
       return false;
@@ -271,9 +264,8 @@ private:
 
   void expectFields(std::size_t N, std::string_view Syntax) {
     if (Fields.size() - 1 != N)
-      fail(fmt::format("'{}' record expects {} field{}{}{}, found {}",
-                       Fields[0], N, N == 1 ? "" : "s",
-                       Syntax.empty() ? "" : ": ", Syntax, Fields.size() - 1));
+      fail(fmt::format("'{}' record expects {} field{}{}{}, found {}", Fields[0], N,
+                       N == 1 ? "" : "s", Syntax.empty() ? "" : ": ", Syntax, Fields.size() - 1));
   }
 
   std::uint64_t number64(std::string_view F, std::string_view What) const {
@@ -282,8 +274,7 @@ private:
     if (F.empty() || Ec != std::errc() || Ptr != F.data() + F.size())
       fail(Ec == std::errc::result_out_of_range
                ? fmt::format("{} '{}' is too large", What, F)
-               : fmt::format("{} must be an unsigned decimal number, not '{}'",
-                             What, F));
+               : fmt::format("{} must be an unsigned decimal number, not '{}'", What, F));
     return V;
   }
 
@@ -295,8 +286,7 @@ private:
   }
 
   /// Decodes %XX escapes.
-  std::string text(std::string_view F, std::string_view What,
-                   bool MayBeEmpty = false) const {
+  std::string text(std::string_view F, std::string_view What, bool MayBeEmpty = false) const {
     if (F.empty() && !MayBeEmpty)
       fail(fmt::format("empty {} field", What));
     std::string Out;
@@ -338,8 +328,7 @@ private:
 
   void parseFunc() {
     expectFields(5, "G F BEGIN END NAME");
-    expectId(number(Fields[1], "function id"), Result.Functions.size(),
-             "function");
+    expectId(number(Fields[1], "function id"), Result.Functions.size(), "function");
     Function Fn;
     Fn.File = number(Fields[2], "file id");
     if (Fn.File >= Result.Files.size())
@@ -391,10 +380,8 @@ private:
     if (!(IsData ? DataEdges : ControlEdges).insert(Key).second)
       fail(fmt::format("duplicate '{}' edge {} {}", Fields[0], A, B));
     // Stored in the direction of influence: B's value or outcome reaches A.
-    boost::add_edge(
-        B, A,
-        Dependence{IsData ? DependenceKind::Data : DependenceKind::Control},
-        Result.G);
+    boost::add_edge(B, A, Dependence{IsData ? DependenceKind::Data : DependenceKind::Control},
+                    Result.G);
   }
 
   void parseLast() {
@@ -407,14 +394,12 @@ private:
   }
 };
 
-std::optional<DependenceGraph> DependenceGraph::parse(std::string_view Text,
-                                                      std::string_view FileName,
-                                                      std::string &Error) {
+std::optional<DependenceGraph>
+DependenceGraph::parse(std::string_view Text, std::string_view FileName, std::string &Error) {
   return DependenceParser(Text, FileName).run(Error);
 }
 
-std::optional<DependenceGraph> DependenceGraph::load(const std::string &Path,
-                                                     std::string &Error) {
+std::optional<DependenceGraph> DependenceGraph::load(const std::string &Path, std::string &Error) {
   std::error_code Ec;
   if (std::filesystem::is_directory(Path, Ec)) {
     Error = fmt::format("{}: is a directory, not a dependence file", Path);
@@ -422,8 +407,7 @@ std::optional<DependenceGraph> DependenceGraph::load(const std::string &Path,
   }
   std::ifstream In(Path, std::ios::binary);
   if (!In) {
-    Error = fmt::format("{}: cannot open dependence file: {}", Path,
-                        std::strerror(errno));
+    Error = fmt::format("{}: cannot open dependence file: {}", Path, std::strerror(errno));
     return std::nullopt;
   }
   std::ostringstream Buffer;

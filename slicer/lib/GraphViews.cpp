@@ -62,8 +62,7 @@ std::optional<std::string> findDot() {
     std::size_t Colon = Dirs.find(':');
     std::string Dir(Dirs.substr(0, Colon));
     std::string Candidate = (Dir.empty() ? "." : Dir) + "/dot";
-    if (::access(Candidate.c_str(), X_OK) == 0 &&
-        !std::filesystem::is_directory(Candidate))
+    if (::access(Candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(Candidate))
       return Candidate;
     if (Colon == std::string_view::npos)
       return std::nullopt;
@@ -89,11 +88,10 @@ std::string dotView(const DependenceGraph &G, const Slice &S) {
   for (Node N : S.Nodes) {
     const Site &Site = G.site(N);
     // The label names the function even within it, so a node reads alone.
-    std::string Label = fmt::format(
-        "\"{}\\n{}:{}\"", dotEscape(Site.Name), dotEscape(G.functionOf(N).Name),
-        dotEscape(Namer.location(N, Site.Function)));
-    std::string Attributes =
-        fmt::format("label={}, shape={}", Label, dotShape(Site.Kind));
+    std::string Label =
+        fmt::format("\"{}\\n{}:{}\"", dotEscape(Site.Name), dotEscape(G.functionOf(N).Name),
+                    dotEscape(Namer.location(N, Site.Function)));
+    std::string Attributes = fmt::format("label={}, shape={}", Label, dotShape(Site.Kind));
     if (IsCriterion(N))
       Attributes += ", penwidth=2";
     if (!Site.executed())
@@ -101,15 +99,13 @@ std::string dotView(const DependenceGraph &G, const Slice &S) {
     Out += fmt::format("  n{} [{}];\n", N, Attributes);
   }
   for (const SliceEdge &E : S.Edges)
-    Out += fmt::format(
-        "  n{} -> n{}{};\n", E.From, E.To,
-        E.Kind == DependenceKind::Data ? "" : " [style=dashed, color=grey50]");
+    Out += fmt::format("  n{} -> n{}{};\n", E.From, E.To,
+                       E.Kind == DependenceKind::Data ? "" : " [style=dashed, color=grey50]");
   Out += "}\n";
   return Out;
 }
 
-std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S,
-                                   std::string &Error) {
+std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S, std::string &Error) {
   std::optional<std::string> Dot = findDot();
   if (!Dot) {
     Error = "--format svg needs Graphviz's 'dot', which is not on PATH; "
@@ -120,30 +116,27 @@ std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S,
   std::string Input = (Dir / "sleuth-slice-XXXXXX.dot").string();
   int Fd = ::mkstemps(Input.data(), 4);
   if (Fd < 0) {
-    Error = fmt::format("cannot create a temporary file in {}: {}",
-                        Dir.string(), std::strerror(errno));
+    Error =
+        fmt::format("cannot create a temporary file in {}: {}", Dir.string(), std::strerror(errno));
     return std::nullopt;
   }
   std::string Output = Input.substr(0, Input.size() - 4) + ".svg";
   std::string Text = dotView(G, S);
-  bool Written = ::write(Fd, Text.data(), Text.size()) ==
-                 static_cast<ssize_t>(Text.size());
+  bool Written = ::write(Fd, Text.data(), Text.size()) == static_cast<ssize_t>(Text.size());
   ::close(Fd);
 
   std::optional<std::string> Svg;
   if (!Written) {
     Error = fmt::format("cannot write {}: {}", Input, std::strerror(errno));
   } else {
-    const char *Argv[] = {Dot->c_str(),   "-Tsvg",       "-o",
-                          Output.c_str(), Input.c_str(), nullptr};
+    const char *Argv[] = {Dot->c_str(), "-Tsvg", "-o", Output.c_str(), Input.c_str(), nullptr};
     pid_t Pid;
     int Status = 0;
-    int Spawned = ::posix_spawn(&Pid, Dot->c_str(), nullptr, nullptr,
-                                const_cast<char **>(Argv), environ);
+    int Spawned =
+        ::posix_spawn(&Pid, Dot->c_str(), nullptr, nullptr, const_cast<char **>(Argv), environ);
     if (Spawned != 0) {
       Error = fmt::format("cannot run {}: {}", *Dot, std::strerror(Spawned));
-    } else if (::waitpid(Pid, &Status, 0) < 0 || !WIFEXITED(Status) ||
-               WEXITSTATUS(Status) != 0) {
+    } else if (::waitpid(Pid, &Status, 0) < 0 || !WIFEXITED(Status) || WEXITSTATUS(Status) != 0) {
       Error = fmt::format("{} -Tsvg failed on the slice's graph", *Dot);
     } else {
       std::ifstream In(Output, std::ios::binary);
@@ -164,17 +157,14 @@ std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S,
 std::string jsonView(const DependenceGraph &G, const Slice &S) {
   using Json = nlohmann::ordered_json;
   // Names and paths are bytes from the program; never let them throw here.
-  auto dump = [](const Json &J) {
-    return J.dump(-1, ' ', false, Json::error_handler_t::replace);
-  };
+  auto dump = [](const Json &J) { return J.dump(-1, ' ', false, Json::error_handler_t::replace); };
   // One node or edge per line: compact, yet easy to diff and grep.
   auto list = [](const std::vector<std::string> &Items) {
     if (Items.empty())
       return std::string("[]");
     std::string Out = "[\n";
     for (std::size_t I = 0; I < Items.size(); ++I)
-      Out +=
-          fmt::format("    {}{}\n", Items[I], I + 1 < Items.size() ? "," : "");
+      Out += fmt::format("    {}{}\n", Items[I], I + 1 < Items.size() ? "," : "");
     return Out + "  ]";
   };
   std::vector<std::string> Nodes;
@@ -192,10 +182,9 @@ std::string jsonView(const DependenceGraph &G, const Slice &S) {
   }
   std::vector<std::string> Edges;
   for (const SliceEdge &E : S.Edges)
-    Edges.push_back(
-        dump({{"from", E.From},
-              {"to", E.To},
-              {"kind", E.Kind == DependenceKind::Data ? "data" : "control"}}));
+    Edges.push_back(dump({{"from", E.From},
+                          {"to", E.To},
+                          {"kind", E.Kind == DependenceKind::Data ? "data" : "control"}}));
   return fmt::format("{{\n"
                      "  \"version\": 1,\n"
                      "  \"criterion\": {},\n"
@@ -204,8 +193,7 @@ std::string jsonView(const DependenceGraph &G, const Slice &S) {
                      "  \"edges\": {}\n"
                      "}}\n",
                      S.Criterion.empty() ? "null" : dump(S.Criterion),
-                     S.Forward ? "forward" : "backward", list(Nodes),
-                     list(Edges));
+                     S.Forward ? "forward" : "backward", list(Nodes), list(Edges));
 }
 
 } // namespace sleuth

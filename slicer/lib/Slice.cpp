@@ -19,8 +19,7 @@ bool follows(const SliceOptions &Opts, DependenceKind Kind) {
 }
 
 /// The selected edges whose both ends are members, sorted.
-void collectEdges(const DependenceGraph &G, const SliceOptions &Opts,
-                  Slice &S) {
+void collectEdges(const DependenceGraph &G, const SliceOptions &Opts, Slice &S) {
   const DependenceGraph::Graph &Graph = G.graph();
   for (Node N : S.Nodes)
     for (auto E : boost::make_iterator_range(boost::out_edges(N, Graph))) {
@@ -29,17 +28,14 @@ void collectEdges(const DependenceGraph &G, const SliceOptions &Opts,
       if (S.contains(To) && follows(Opts, Kind))
         S.Edges.push_back({N, To, Kind});
     }
-  std::sort(S.Edges.begin(), S.Edges.end(),
-            [](const SliceEdge &A, const SliceEdge &B) {
-              return std::tie(A.From, A.To, A.Kind) <
-                     std::tie(B.From, B.To, B.Kind);
-            });
+  std::sort(S.Edges.begin(), S.Edges.end(), [](const SliceEdge &A, const SliceEdge &B) {
+    return std::tie(A.From, A.To, A.Kind) < std::tie(B.From, B.To, B.Kind);
+  });
 }
 
 } // namespace
 
-Slice computeSlice(const DependenceGraph &G, std::vector<Node> Criteria,
-                   const SliceOptions &Opts) {
+Slice computeSlice(const DependenceGraph &G, std::vector<Node> Criteria, const SliceOptions &Opts) {
   const DependenceGraph::Graph &Graph = G.graph();
   Slice S;
   S.Forward = Opts.Forward;

@@ -120,16 +120,15 @@ Arguments parseArguments(int Argc, const char **Argv) {
       std::string_view F = Value();
       std::optional<Format> Form = formatOf(F);
       if (!Form)
-        throw UsageError{fmt::format(
-            "unknown format '{}' (expected code, deps, dot, svg or json)", F)};
+        throw UsageError{
+            fmt::format("unknown format '{}' (expected code, deps, dot, svg or json)", F)};
       Args.Form = *Form;
     } else if (Name == "--depth") {
       std::string_view D = Value();
       unsigned Depth = 0;
       auto [Ptr, Ec] = std::from_chars(D.data(), D.data() + D.size(), Depth);
       if (D.empty() || Ec != std::errc() || Ptr != D.data() + D.size())
-        throw UsageError{
-            fmt::format("--depth needs a non-negative number, not '{}'", D)};
+        throw UsageError{fmt::format("--depth needs a non-negative number, not '{}'", D)};
       Args.Options.Depth = Depth;
     } else if (Name == "-o" || Name == "--output") {
       Args.Output = std::string(Value());
@@ -162,8 +161,7 @@ Arguments parseArguments(int Argc, const char **Argv) {
 
 /// Writes Text to Path through a temporary file in the same directory and a
 /// rename, so Path is either the old file or the complete new one.
-bool writeAtomically(const std::string &Path, const std::string &Text,
-                     std::string &Error) {
+bool writeAtomically(const std::string &Path, const std::string &Text, std::string &Error) {
   std::string Temp = Path + ".tmp-XXXXXX";
   int Fd = ::mkstemp(Temp.data());
   if (Fd < 0) {
@@ -196,8 +194,7 @@ bool writeAtomically(const std::string &Path, const std::string &Text,
   }
   if (!Ok) {
     ::unlink(Temp.c_str());
-    Error =
-        fmt::format("cannot write '{}': {}", Path, std::strerror(WriteErrno));
+    Error = fmt::format("cannot write '{}': {}", Path, std::strerror(WriteErrno));
   }
   return Ok;
 }
@@ -222,8 +219,7 @@ int sliceMain(int Argc, const char **Argv) {
   }
 
   std::string Error;
-  std::optional<DependenceGraph> G =
-      DependenceGraph::load(Args.DepsFile, Error);
+  std::optional<DependenceGraph> G = DependenceGraph::load(Args.DepsFile, Error);
   if (!G)
     return fail(Error);
 
@@ -237,8 +233,7 @@ int sliceMain(int Argc, const char **Argv) {
     for (DependenceGraph::Node N : *Criteria)
       AnyExecuted |= G->site(N).executed();
     if (!AnyExecuted)
-      std::fprintf(stderr,
-                   "sleuth: note: criterion '%s' never executed in this run\n",
+      std::fprintf(stderr, "sleuth: note: criterion '%s' never executed in this run\n",
                    Args.Criterion->c_str());
     S = computeSlice(*G, *Criteria, Args.Options);
     S.Criterion = *Args.Criterion;
@@ -277,10 +272,8 @@ int sliceMain(int Argc, const char **Argv) {
       return fail(Error);
     return 0;
   }
-  if (std::fwrite(Text.data(), 1, Text.size(), stdout) != Text.size() ||
-      std::fflush(stdout) != 0)
-    return fail(fmt::format("cannot write to standard output: {}",
-                            std::strerror(errno)));
+  if (std::fwrite(Text.data(), 1, Text.size(), stdout) != Text.size() || std::fflush(stdout) != 0)
+    return fail(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
   return 0;
 }
 

@@ -54,11 +54,9 @@ void trimRight(std::string &Text) {
 /// Source files, each read once; nullopt if it cannot be read.
 class SourceCache {
 public:
-  explicit SourceCache(std::vector<std::string> *Warnings)
-      : Warnings(Warnings) {}
+  explicit SourceCache(std::vector<std::string> *Warnings) : Warnings(Warnings) {}
 
-  const std::optional<std::vector<std::string>> &
-  lines(const std::string &Path) {
+  const std::optional<std::vector<std::string>> &lines(const std::string &Path) {
     auto [It, Inserted] = Files.try_emplace(Path);
     if (Inserted)
       It->second = read(Path);
@@ -69,10 +67,10 @@ public:
   /// expects, which means it changed since the program was instrumented.
   void noteTooShort(const std::string &Path, std::size_t Have, unsigned Want) {
     if (Warnings && TooShort.insert(Path).second)
-      Warnings->push_back(fmt::format(
-          "{} has {} lines but the dependence file refers to line {}; it may "
-          "have changed since it was instrumented",
-          Path, Have, Want));
+      Warnings->push_back(
+          fmt::format("{} has {} lines but the dependence file refers to line {}; it may "
+                      "have changed since it was instrumented",
+                      Path, Have, Want));
   }
 
 private:
@@ -83,9 +81,8 @@ private:
   std::optional<std::vector<std::string>> read(const std::string &Path) {
     auto Unreadable = [&](std::string_view Why) {
       if (Warnings)
-        Warnings->push_back(fmt::format(
-            "cannot read source file {} ({}); showing annotations only", Path,
-            Why));
+        Warnings->push_back(
+            fmt::format("cannot read source file {} ({}); showing annotations only", Path, Why));
       return std::nullopt;
     };
     std::error_code Ec;
@@ -126,8 +123,7 @@ std::string formatListing(const std::vector<ListingLine> &Lines) {
   for (const ListingLine &L : Lines) {
     std::string Line = fmt::format("{}{:>5} {}", L.Marker, L.Number, L.Text);
     if (!L.Annotation.empty())
-      Line += fmt::format("{:{}}// {}", "", Width + 3 - displayWidth(L.Text),
-                          L.Annotation);
+      Line += fmt::format("{:{}}// {}", "", Width + 3 - displayWidth(L.Text), L.Annotation);
     trimRight(Line);
     Out += Line;
     Out += '\n';
@@ -137,8 +133,7 @@ std::string formatListing(const std::vector<ListingLine> &Lines) {
 
 } // namespace
 
-std::string codeView(const DependenceGraph &G, const Slice &S,
-                     std::vector<std::string> *Warnings) {
+std::string codeView(const DependenceGraph &G, const Slice &S, std::vector<std::string> *Warnings) {
   SliceIndex Index(G, S);
   SourceCache Sources(Warnings);
   std::string Out;
@@ -164,8 +159,7 @@ std::string codeView(const DependenceGraph &G, const Slice &S,
     auto placeholder = [&](const std::vector<Node> &Nodes) {
       std::vector<std::string_view> Names;
       for (Node N : Nodes)
-        if (std::find(Names.begin(), Names.end(), G.site(N).Name) ==
-            Names.end())
+        if (std::find(Names.begin(), Names.end(), G.site(N).Name) == Names.end())
           Names.push_back(G.site(N).Name);
       return fmt::format("[{}]", fmt::join(Names, ", "));
     };
@@ -181,8 +175,7 @@ std::string codeView(const DependenceGraph &G, const Slice &S,
       unsigned Last = std::max(Fn.End, ByLine.rbegin()->first);
       if (Last > SourceLines)
         Sources.noteTooShort(Path, SourceLines, Last);
-      for (unsigned Line = First;
-           Line <= std::min<std::size_t>(Last, SourceLines); ++Line)
+      for (unsigned Line = First; Line <= std::min<std::size_t>(Last, SourceLines); ++Line)
         Lines.push_back(Line);
     }
     // Lines the source does not have (it is missing or changed, or the
@@ -196,8 +189,7 @@ std::string codeView(const DependenceGraph &G, const Slice &S,
     std::vector<ListingLine> Listing;
     for (unsigned Line : Lines) {
       auto It = ByLine.find(Line);
-      const std::vector<Node> *Nodes =
-          It == ByLine.end() ? nullptr : &It->second;
+      const std::vector<Node> *Nodes = It == ByLine.end() ? nullptr : &It->second;
       ListingLine L = describe(Line, Nodes);
       if (Line >= 1 && Line <= SourceLines)
         L.Text = (*Source)[Line - 1];
@@ -220,8 +212,7 @@ std::string depsView(const DependenceGraph &G, const Slice &S) {
     for (Node N : Index.nodesOf(F)) {
       std::string Annotation = Index.annotation({N}, F);
       if (!Annotation.empty())
-        Entries +=
-            fmt::format("    {} {}\n", Index.namer().ref(N, F), Annotation);
+        Entries += fmt::format("    {} {}\n", Index.namer().ref(N, F), Annotation);
     }
     if (Entries.empty())
       continue;

@@ -21,8 +21,7 @@ NodeNamer::NodeNamer(const DependenceGraph &G, const Slice &S)
     : G(G), NeedsColumn(G.size(), false) {
   // Two nodes that would print the same (`i (7)`) get their columns, and keep
   // them everywhere, so a node is always spelled the same way.
-  std::map<std::tuple<unsigned, unsigned, std::string_view>, std::vector<Node>>
-      Same;
+  std::map<std::tuple<unsigned, unsigned, std::string_view>, std::vector<Node>> Same;
   for (Node N : S.Nodes)
     Same[{G.functionOf(N).File, G.site(N).Line, G.site(N).Name}].push_back(N);
   for (const auto &[Key, Nodes] : Same)
@@ -33,9 +32,8 @@ NodeNamer::NodeNamer(const DependenceGraph &G, const Slice &S)
 
 std::string NodeNamer::location(Node N, unsigned Context) const {
   const Site &Site = G.site(N);
-  std::string Line = NeedsColumn[N]
-                         ? fmt::format("{}:{}", Site.Line, Site.Column)
-                         : fmt::format("{}", Site.Line);
+  std::string Line =
+      NeedsColumn[N] ? fmt::format("{}:{}", Site.Line, Site.Column) : fmt::format("{}", Site.Line);
   if (Site.Function == Context)
     return Line;
   const Function &Fn = G.functionOf(N);
@@ -50,10 +48,8 @@ std::string NodeNamer::ref(Node N, unsigned Context) const {
 
 bool NodeNamer::before(Node A, Node B) const {
   const Site &SA = G.site(A), &SB = G.site(B);
-  return std::forward_as_tuple(G.fileOf(A).Path, SA.Line, SA.Column, SA.Name,
-                               A) < std::forward_as_tuple(G.fileOf(B).Path,
-                                                          SB.Line, SB.Column,
-                                                          SB.Name, B);
+  return std::forward_as_tuple(G.fileOf(A).Path, SA.Line, SA.Column, SA.Name, A) <
+         std::forward_as_tuple(G.fileOf(B).Path, SB.Line, SB.Column, SB.Name, B);
 }
 
 SliceIndex::SliceIndex(const DependenceGraph &G, const Slice &S)
@@ -67,8 +63,7 @@ SliceIndex::SliceIndex(const DependenceGraph &G, const Slice &S)
   for (Node N : S.Nodes)
     ByFunction[G.site(N).Function].push_back(N);
   for (auto &[F, Nodes] : ByFunction)
-    std::sort(Nodes.begin(), Nodes.end(),
-              [this](Node A, Node B) { return Namer.before(A, B); });
+    std::sort(Nodes.begin(), Nodes.end(), [this](Node A, Node B) { return Namer.before(A, B); });
 }
 
 Related SliceIndex::relatedTo(const std::vector<Node> &Nodes) const {
@@ -84,8 +79,7 @@ Related SliceIndex::relatedTo(const std::vector<Node> &Nodes) const {
   return R;
 }
 
-std::string SliceIndex::annotation(const std::vector<Node> &Nodes,
-                                   unsigned Context) const {
+std::string SliceIndex::annotation(const std::vector<Node> &Nodes, unsigned Context) const {
   Related R = relatedTo(Nodes);
   auto Join = [&](const std::vector<Node> &List) {
     std::string Out;
@@ -100,8 +94,8 @@ std::string SliceIndex::annotation(const std::vector<Node> &Nodes,
   if (!R.Data.empty())
     Out = fmt::format("{} {}", S.Forward ? "=>" : "<=", Join(R.Data));
   if (!R.Control.empty())
-    Out += fmt::format("{}{} {}", Out.empty() ? "" : "; ",
-                       S.Forward ? "->" : "<-", Join(R.Control));
+    Out +=
+        fmt::format("{}{} {}", Out.empty() ? "" : "; ", S.Forward ? "->" : "<-", Join(R.Control));
   return Out;
 }
 
@@ -111,8 +105,8 @@ std::vector<unsigned> SliceIndex::functions() const {
     Functions.push_back(F);
   const std::vector<Function> &All = G.functions();
   auto Key = [&](unsigned F) {
-    return std::tuple<const std::string &, unsigned, unsigned>(
-        G.files()[All[F].File].Path, All[F].Begin, F);
+    return std::tuple<const std::string &, unsigned, unsigned>(G.files()[All[F].File].Path,
+                                                               All[F].Begin, F);
   };
   std::sort(Functions.begin(), Functions.end(),
             [&](unsigned A, unsigned B) { return Key(A) < Key(B); });

@@ -46,8 +46,7 @@ public:
   /// Merged, deduplicated and sorted as references are printed.
   Related relatedTo(const std::vector<Node> &Nodes) const;
   /// `<= a (1), b (2); <- <test> (3)`, or empty if nothing is related.
-  std::string annotation(const std::vector<Node> &Nodes,
-                         unsigned Context) const;
+  std::string annotation(const std::vector<Node> &Nodes, unsigned Context) const;
   /// Functions holding slice nodes, ordered by file path, then first line.
   std::vector<unsigned> functions() const;
   /// Slice nodes of function F ordered by line, column, name.

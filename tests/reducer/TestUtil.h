@@ -14,22 +14,18 @@ namespace sleuth::reducer::testing {
 class TempDir {
 public:
   TempDir() {
-    std::string T =
-        std::filesystem::temp_directory_path() / "sleuth-reducer-test-XXXXXX";
+    std::string T = std::filesystem::temp_directory_path() / "sleuth-reducer-test-XXXXXX";
     Path = mkdtemp(T.data());
   }
   ~TempDir() {
     std::error_code EC;
     std::filesystem::remove_all(Path, EC);
   }
-  std::string operator/(const std::string &Name) const {
-    return Path + "/" + Name;
-  }
+  std::string operator/(const std::string &Name) const { return Path + "/" + Name; }
   std::string Path;
 };
 
-inline void writeFile(const std::string &Path, const std::string &Text,
-                      bool Executable = false) {
+inline void writeFile(const std::string &Path, const std::string &Text, bool Executable = false) {
   std::ofstream(Path, std::ios::binary) << Text;
   if (Executable)
     chmod(Path.c_str(), 0755);

@@ -20,8 +20,8 @@ struct Result {
 
 /// Runs sleuth_reduce_cli with Args (already shell-quoted) in directory Dir.
 Result cli(const TempDir &D, const std::string &Args) {
-  std::string Cmd = "cd '" + D.Path + "' && '" SLEUTH_REDUCE_CLI "' " + Args +
-                    " >'" + (D / "stdout") + "' 2>'" + (D / "stderr") + "'";
+  std::string Cmd = "cd '" + D.Path + "' && '" SLEUTH_REDUCE_CLI "' " + Args + " >'" +
+                    (D / "stdout") + "' 2>'" + (D / "stderr") + "'";
   int Status = std::system(Cmd.c_str());
   return {WIFEXITED(Status) ? WEXITSTATUS(Status) : -1, readFile(D / "stdout"),
           readFile(D / "stderr")};
@@ -68,9 +68,7 @@ TEST(CliTest, ReducesProgramAgainstScriptedCompiler) {
   writeFile(D / "crash.sh", CrashScript, true);
   auto Start = std::chrono::steady_clock::now();
   Result R = cli(D, "reduce ./crash.sh prog.c --jobs 2 --timeout 10");
-  double Secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
+  double Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_LT(Secs, 60.0);
   std::string Reduced = readFile(D / "prog.c");
@@ -175,9 +173,7 @@ TEST(CliTest, FlakyTestIsReported) {
   // candidate, which becomes the result and then fails its re-check.
   std::string Counter = D / "count";
   writeFile(D / "t.sh",
-            "#!/bin/sh\necho x >> " + Counter + "\n[ $(wc -l < " + Counter +
-                ") -le 2 ]\n",
-            true);
+            "#!/bin/sh\necho x >> " + Counter + "\n[ $(wc -l < " + Counter + ") -le 2 ]\n", true);
   Result R = cli(D, "ddmin ./t.sh notes.txt");
   EXPECT_EQ(R.Exit, 3) << R.Err;
   EXPECT_NE(R.Err.find("flaky"), std::string::npos) << R.Err;
@@ -191,15 +187,13 @@ TEST(CliTest, CtrlCKeepsBestResult) {
   for (int I = 0; I < 200; ++I)
     Text += "line " + std::to_string(I) + (I == 150 ? " needle" : "") + "\n";
   writeFile(D / "notes.txt", Text);
-  writeFile(D / "t.sh", "#!/bin/sh\nsleep 0.05\ngrep -q needle notes.txt\n",
-            true);
+  writeFile(D / "t.sh", "#!/bin/sh\nsleep 0.05\ngrep -q needle notes.txt\n", true);
   pid_t Pid = fork();
   if (Pid == 0) {
     chdir(D.Path.c_str());
     int Null = open("/dev/null", O_WRONLY);
     dup2(Null, 2);
-    execl(SLEUTH_REDUCE_CLI, SLEUTH_REDUCE_CLI, "ddmin", "./t.sh", "notes.txt",
-          nullptr);
+    execl(SLEUTH_REDUCE_CLI, SLEUTH_REDUCE_CLI, "ddmin", "./t.sh", "notes.txt", nullptr);
     _exit(127);
   }
   usleep(1500000);
@@ -223,8 +217,7 @@ TEST(CliTest, UnknownPassAndOption) {
   writeFile(D / "t.sh", "#!/bin/sh\nexit 0\n", true);
   Result R = cli(D, "reduce ./t.sh prog.c --passes no-such-pass");
   EXPECT_EQ(R.Exit, 2);
-  EXPECT_EQ(R.Err,
-            "sleuth reduce: unknown pass 'no-such-pass' (see --list-passes)\n");
+  EXPECT_EQ(R.Err, "sleuth reduce: unknown pass 'no-such-pass' (see --list-passes)\n");
   R = cli(D, "reduce ./t.sh prog.c --frobnicate");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("unknown option '--frobnicate'"), std::string::npos);

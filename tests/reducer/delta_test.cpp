@@ -52,8 +52,7 @@ private:
     if (S.compare(P, N, Op) != 0)
       return false;
     // '*' and '/' must not be the start of '**' or '//'.
-    if (N == 1 && (Op[0] == '*' || Op[0] == '/') && P + 1 < S.size() &&
-        S[P + 1] == Op[0])
+    if (N == 1 && (Op[0] == '*' || Op[0] == '/') && P + 1 < S.size() && S[P + 1] == Op[0])
       return false;
     P += N;
     return true;
@@ -114,8 +113,7 @@ private:
       throw "syntax";
     std::string Digits = S.substr(B, P - B);
     // Python rejects leading zeros in non-zero literals ("03").
-    if (Digits.size() > 1 && Digits[0] == '0' &&
-        Digits.find_first_not_of('0') != std::string::npos)
+    if (Digits.size() > 1 && Digits[0] == '0' && Digits.find_first_not_of('0') != std::string::npos)
       throw "syntax";
     return std::stod(Digits);
   }
@@ -166,8 +164,7 @@ TEST(DeltaTest, DDGivesPassingFailingAndDifference) {
 }
 
 TEST(DeltaTest, DDMaxGrowsThePassingInput) {
-  DDResult<std::string> R =
-      dd(std::string("1 + 2 * 3 / 0"), myeval, {}, DDMode::Maximize);
+  DDResult<std::string> R = dd(std::string("1 + 2 * 3 / 0"), myeval, {}, DDMode::Maximize);
   EXPECT_EQ(R.Passing, "1 + 2 * 3  ");
 }
 

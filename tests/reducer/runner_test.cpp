@@ -13,8 +13,8 @@ using namespace sleuth::reducer::testing;
 
 namespace {
 
-TestRunner makeRunner(const TempDir &D, const std::string &Script,
-                      unsigned Jobs = 1, double Timeout = 10) {
+TestRunner makeRunner(const TempDir &D, const std::string &Script, unsigned Jobs = 1,
+                      double Timeout = 10) {
   writeFile(D / "test.sh", "#!/bin/sh\n" + Script, true);
   return TestRunner({D / "test.sh", "prog.c", Jobs, Timeout});
 }
@@ -51,8 +51,7 @@ TEST(RunnerTest, CachesByContent) {
 
 TEST(RunnerTest, KillsHangingTestAndItsChildrenAtTimeout) {
   TempDir D;
-  TestRunner R = makeRunner(
-      D, "sleep 30 & echo $! > " + (D / "child") + "\nwait\n", 1, 0.3);
+  TestRunner R = makeRunner(D, "sleep 30 & echo $! > " + (D / "child") + "\nwait\n", 1, 0.3);
   std::string Err;
   ASSERT_TRUE(R.prepare(Err));
   double Start = monotonicSeconds();
@@ -83,14 +82,12 @@ TEST(RunnerTest, FirstMatchIsInGenerationOrderWithParallelJobs) {
   std::string Err;
   ASSERT_TRUE(R.prepare(Err));
   std::vector<std::string> Cands = {"no", "slow-yes", "fast-yes", "no2"};
-  auto Hit =
-      R.firstMatch([&](std::size_t I) -> std::optional<TestRunner::Candidate> {
-        if (I >= Cands.size())
-          return std::nullopt;
-        return TestRunner::Candidate{
-            Cands[I], [](const RunResult &Res) { return Res.interesting(); },
-            std::nullopt};
-      });
+  auto Hit = R.firstMatch([&](std::size_t I) -> std::optional<TestRunner::Candidate> {
+    if (I >= Cands.size())
+      return std::nullopt;
+    return TestRunner::Candidate{Cands[I], [](const RunResult &Res) { return Res.interesting(); },
+                                 std::nullopt};
+  });
   ASSERT_TRUE(Hit.has_value());
   EXPECT_EQ(*Hit, 1u);
 }

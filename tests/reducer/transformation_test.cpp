@@ -18,20 +18,17 @@ LanguageOptions lang(bool Cxx) {
   return L;
 }
 
-std::vector<Change> instances(const char *Pass, const std::string &In,
-                              bool Cxx) {
+std::vector<Change> instances(const char *Pass, const std::string &In, bool Cxx) {
   const Transformation *T = findTransformation(Pass);
   EXPECT_NE(T, nullptr) << Pass;
   return T ? collectInstances(*T, In, lang(Cxx)) : std::vector<Change>{};
 }
 
 /// The text after applying instance N (1-based) of Pass to In.
-std::string apply(const char *Pass, const std::string &In, std::size_t N = 1,
-                  bool Cxx = true) {
+std::string apply(const char *Pass, const std::string &In, std::size_t N = 1, bool Cxx = true) {
   std::vector<Change> I = instances(Pass, In, Cxx);
   if (N == 0 || N > I.size())
-    return "<no instance " + std::to_string(N) + " of " +
-           std::to_string(I.size()) + ">";
+    return "<no instance " + std::to_string(N) + " of " + std::to_string(I.size()) + ">";
   return applyChanges(In, {&I[N - 1]});
 }
 
@@ -66,11 +63,8 @@ TEST(TransformationTest, ApplyChangesSkipsOverlaps) {
 }
 
 TEST(TransformationTest, RemoveUnusedDecl) {
-  EXPECT_EQ(count("remove-unused-decl",
-                  "int used;\nint unused;\nint f() { return used; }\n"),
-            2u);
-  EXPECT_EQ(apply("remove-unused-decl",
-                  "int used;\nint unused;\nint f() { return used; }\n"),
+  EXPECT_EQ(count("remove-unused-decl", "int used;\nint unused;\nint f() { return used; }\n"), 2u);
+  EXPECT_EQ(apply("remove-unused-decl", "int used;\nint unused;\nint f() { return used; }\n"),
             "int used;\n\nint f() { return used; }\n");
 }
 
@@ -80,31 +74,25 @@ TEST(TransformationTest, RemoveDecl) {
   EXPECT_EQ(apply("remove-decl", In, 2), "int a;\n\n");
   EXPECT_EQ(apply("remove-decl", In, 3), "int a;\nnamespace n {  int c; }\n");
   // `int x, y;` is one declaration group.
-  EXPECT_EQ(apply("remove-decl", "int x, y;\nint z;\n", 1, false),
-            "\nint z;\n");
+  EXPECT_EQ(apply("remove-decl", "int x, y;\nint z;\n", 1, false), "\nint z;\n");
 }
 
 TEST(TransformationTest, RemoveMember) {
-  EXPECT_EQ(apply("remove-member", "struct S { int a; int b; };"),
-            "struct S {  int b; };");
+  EXPECT_EQ(apply("remove-member", "struct S { int a; int b; };"), "struct S {  int b; };");
 }
 
 TEST(TransformationTest, EmptyFunctionBody) {
-  EXPECT_EQ(apply("empty-function-body", "int f() { return 1; }"),
-            "int f() {}");
+  EXPECT_EQ(apply("empty-function-body", "int f() { return 1; }"), "int f() {}");
 }
 
 TEST(TransformationTest, FunctionBodyToDecl) {
-  EXPECT_EQ(apply("function-body-to-decl", "int f() { return 1; }"),
-            "int f() ;");
-  EXPECT_EQ(apply("function-body-to-decl",
-                  "struct S { int x; S() : x(1) { x++; } };"),
+  EXPECT_EQ(apply("function-body-to-decl", "int f() { return 1; }"), "int f() ;");
+  EXPECT_EQ(apply("function-body-to-decl", "struct S { int x; S() : x(1) { x++; } };"),
             "struct S { int x; S() ; };");
 }
 
 TEST(TransformationTest, RemoveStmt) {
-  EXPECT_EQ(apply("remove-stmt", "void f() { int a = 1; a++; }", 2),
-            "void f() { int a = 1;  }");
+  EXPECT_EQ(apply("remove-stmt", "void f() { int a = 1; a++; }", 2), "void f() { int a = 1;  }");
 }
 
 TEST(TransformationTest, IfToBranch) {
@@ -116,10 +104,8 @@ TEST(TransformationTest, IfToBranch) {
 TEST(TransformationTest, LoopToBody) {
   EXPECT_EQ(apply("loop-to-body", "void g(); void f() { while (1) { g(); } }"),
             "void g(); void f() { { g(); } }");
-  EXPECT_EQ(
-      apply("loop-to-body",
-            "void g(int); void f() { for (int i = 0; i < 3; i++) g(1); }"),
-      "void g(int); void f() { g(1); }");
+  EXPECT_EQ(apply("loop-to-body", "void g(int); void f() { for (int i = 0; i < 3; i++) g(1); }"),
+            "void g(int); void f() { g(1); }");
 }
 
 TEST(TransformationTest, StmtToNull) {
@@ -128,15 +114,13 @@ TEST(TransformationTest, StmtToNull) {
 }
 
 TEST(TransformationTest, TernaryToBranch) {
-  EXPECT_EQ(
-      apply("ternary-to-branch", "int f(int c) { return c ? 10 : 20; }", 2),
-      "int f(int c) { return 20; }");
+  EXPECT_EQ(apply("ternary-to-branch", "int f(int c) { return c ? 10 : 20; }", 2),
+            "int f(int c) { return 20; }");
 }
 
 TEST(TransformationTest, ExprToOperand) {
   const char *In = "int f(int a, int b) { return a + b * 2; }";
-  EXPECT_EQ(apply("expr-to-operand", In, 1),
-            "int f(int a, int b) { return a; }");
+  EXPECT_EQ(apply("expr-to-operand", In, 1), "int f(int a, int b) { return a; }");
   // Largest reductions first: dropping the parentheses saves more than
   // dropping the minus.
   EXPECT_EQ(apply("expr-to-operand", "int f(int a) { return -(a); }", 1),
@@ -155,17 +139,15 @@ TEST(TransformationTest, RemoveParam) {
                                   "int g() { return f(1, 2); }"),
             "int f(int b) { return b; } int g() { return f(2); }");
   // Every declaration of the function loses the parameter.
-  EXPECT_EQ(apply("remove-param",
-                  "void h(int x);\nvoid h(int x) {}\nvoid k() { h(3); }\n"),
+  EXPECT_EQ(apply("remove-param", "void h(int x);\nvoid h(int x) {}\nvoid k() { h(3); }\n"),
             "void h();\nvoid h() {}\nvoid k() { h(); }\n");
 }
 
 TEST(TransformationTest, RemoveDefaultArg) {
   EXPECT_EQ(apply("remove-default-arg", "int f(int a = 3) { return a; }"),
             "int f(int a) { return a; }");
-  EXPECT_EQ(
-      apply("remove-default-arg", "template <class T = int> struct S {};"),
-      "template <class T> struct S {};");
+  EXPECT_EQ(apply("remove-default-arg", "template <class T = int> struct S {};"),
+            "template <class T> struct S {};");
 }
 
 TEST(TransformationTest, RemoveBase) {
@@ -179,9 +161,9 @@ TEST(TransformationTest, RemoveBase) {
 }
 
 TEST(TransformationTest, ClassTemplateToClass) {
-  EXPECT_EQ(apply("class-template-to-class",
-                  "template <class T> struct S { int x; };\nS<int> s;\n"),
-            " struct S { int x; };\nS s;\n");
+  EXPECT_EQ(
+      apply("class-template-to-class", "template <class T> struct S { int x; };\nS<int> s;\n"),
+      " struct S { int x; };\nS s;\n");
 }
 
 TEST(TransformationTest, RemoveTemplateParam) {
@@ -193,16 +175,14 @@ TEST(TransformationTest, RemoveTemplateParam) {
 }
 
 TEST(TransformationTest, InlineTypedef) {
-  EXPECT_EQ(apply("inline-typedef",
-                  "typedef unsigned long ul;\nul x;\nul f(ul a);\n"),
+  EXPECT_EQ(apply("inline-typedef", "typedef unsigned long ul;\nul x;\nul f(ul a);\n"),
             "\nunsigned long x;\nunsigned long f(unsigned long a);\n");
   // A typedef whose name sits inside its type cannot be pasted.
   EXPECT_EQ(count("inline-typedef", "typedef int A[3];\nA a;\n"), 0u);
 }
 
 TEST(TransformationTest, ShortenNames) {
-  EXPECT_EQ(apply("shorten-names",
-                  "int counter;\nint next_value() { return ++counter; }\n"),
+  EXPECT_EQ(apply("shorten-names", "int counter;\nint next_value() { return ++counter; }\n"),
             "int a;\nint next_value() { return ++a; }\n");
   EXPECT_EQ(apply("shorten-names",
                   "struct point { int x; };\nstruct point origin;\n"
@@ -215,8 +195,7 @@ TEST(TransformationTest, ShortenNames) {
 TEST(TransformationTest, LexicalPassesWorkWithoutParsing) {
   const char *Broken = "int a; garbage ( ; ) here; void f() { }";
   EXPECT_EQ(apply("lexical-decls", Broken, 2), "int a;  void f() { }");
-  EXPECT_EQ(apply("lexical-stmts", "void f() { a(); b; }", 2),
-            "void f() { a();  }");
+  EXPECT_EQ(apply("lexical-stmts", "void f() { a(); b; }", 2), "void f() { a();  }");
   EXPECT_EQ(apply("remove-directives", "# 1 \"x.h\"\nint a;\n#define X 1\n"),
             "\nint a;\n#define X 1\n");
   EXPECT_EQ(apply("balanced-braces", "struct S { int a; };"), "struct S ;");
@@ -224,18 +203,14 @@ TEST(TransformationTest, LexicalPassesWorkWithoutParsing) {
   EXPECT_EQ(apply("balanced-parens", "int x = f(1, 2);"), "int x = f;");
   EXPECT_EQ(apply("empty-parens", "int x = f(1, 2);"), "int x = f();");
   EXPECT_EQ(apply("unwrap-parens", "int x = (1 + 2);"), "int x = 1 + 2;");
-  EXPECT_EQ(apply("unwrap-braces", "void f() { { g(); } }", 2),
-            "void f() {  g();  }");
-  EXPECT_EQ(apply("balanced-angles", "template <class T> struct S;"),
-            "template  struct S;");
+  EXPECT_EQ(apply("unwrap-braces", "void f() { { g(); } }", 2), "void f() {  g();  }");
+  EXPECT_EQ(apply("balanced-angles", "template <class T> struct S;"), "template  struct S;");
   EXPECT_EQ(apply("lines", "int a;\n\nint b;\n", 2), "int a;\n\n");
   EXPECT_EQ(apply("tokens", "int a;", 2), "int ;");
-  EXPECT_EQ(apply("whitespace", "int   a ;\n\n\nint b;", 1),
-            "int a ;\n\n\nint b;");
+  EXPECT_EQ(apply("whitespace", "int   a ;\n\n\nint b;", 1), "int a ;\n\n\nint b;");
 }
 
 TEST(TransformationTest, AstPassesTolerateErrors) {
   // Clang's error recovery still yields both declarations.
-  EXPECT_EQ(count("remove-decl", "int f() { return 1 +; }\nint g;\n", false),
-            2u);
+  EXPECT_EQ(count("remove-decl", "int f() { return 1 +; }\nint g;\n", false), 2u);
 }

@@ -66,8 +66,8 @@ public:
     Funcs.push_back(sleuth_func{1, 1000, Name});
     return static_cast<unsigned>(Funcs.size() - 1);
   }
-  unsigned site(unsigned Kind, const char *Name, unsigned Func = 0,
-                std::vector<unsigned> Cds = {}, unsigned Flags = 0) {
+  unsigned site(unsigned Kind, const char *Name, unsigned Func = 0, std::vector<unsigned> Cds = {},
+                unsigned Flags = 0) {
     require(!Finished, "sites added after the first probe");
     unsigned Index = static_cast<unsigned>(Sites.size());
     Sites.push_back(sleuth_site{Kind, Flags, Index + 1, 1, Func,
@@ -96,16 +96,14 @@ public:
   }
 
   // The probes, named after what the instrumented code does.
-  void enter(unsigned Func, unsigned Key = 0,
-             const void *FrameAddress = nullptr) {
+  void enter(unsigned Func, unsigned Key = 0, const void *FrameAddress = nullptr) {
     sleuth_enter(tu(), Func, Key, FrameAddress);
   }
   template <class T> void set(unsigned Site, T &Lvalue) {
     sleuth_set(tu(), Site, &Lvalue, sizeof(T));
   }
   template <class T> void decl(unsigned Site, T &Lvalue) {
-    require(sleuth_decl(tu(), Site, &Lvalue, sizeof(T)) == 0,
-            "sleuth_decl returns 0");
+    require(sleuth_decl(tu(), Site, &Lvalue, sizeof(T)) == 0, "sleuth_decl returns 0");
   }
   int test(unsigned Site, int Outcome = 1) {
     int Result = sleuth_test(tu(), Site, Outcome);
@@ -113,9 +111,7 @@ public:
     return Result;
   }
   void call(unsigned Site, unsigned Key) { sleuth_call(tu(), Site, Key); }
-  void arg(unsigned Site, unsigned Position) {
-    sleuth_arg(tu(), Site, Position);
-  }
+  void arg(unsigned Site, unsigned Position) { sleuth_arg(tu(), Site, Position); }
   template <class T> void param(unsigned Site, T &Lvalue, unsigned Position) {
     sleuth_param(tu(), Site, &Lvalue, sizeof(T), Position);
   }
@@ -136,9 +132,7 @@ template <class T> void get(const T &Lvalue) { sleuth_get(&Lvalue, sizeof(T)); }
 /// to until the dependence file is written.
 class Program {
 public:
-  Unit &unit(const char *Path = "/src/scenario.c") {
-    return Units.emplace_back(Path);
-  }
+  Unit &unit(const char *Path = "/src/scenario.c") { return Units.emplace_back(Path); }
 
 private:
   std::deque<Unit> Units;
@@ -153,8 +147,7 @@ class TrackerTest : public ::testing::Test {
 protected:
   void SetUp() override {
     std::string Template =
-        (std::filesystem::temp_directory_path() / "runtime-test-XXXXXX")
-            .string();
+        (std::filesystem::temp_directory_path() / "runtime-test-XXXXXX").string();
     ASSERT_NE(::mkdtemp(Template.data()), nullptr);
     Dir = Template;
   }
@@ -217,11 +210,9 @@ Node node(const DependenceGraph &G, const std::string &Name) {
 }
 
 /// The names of the nodes that Name depends on by edges of Kind.
-Names origins(const DependenceGraph &G, const std::string &Name,
-              DependenceKind Kind) {
+Names origins(const DependenceGraph &G, const std::string &Name, DependenceKind Kind) {
   Names Result;
-  for (auto E :
-       boost::make_iterator_range(boost::in_edges(node(G, Name), G.graph())))
+  for (auto E : boost::make_iterator_range(boost::in_edges(node(G, Name), G.graph())))
     if (G.graph()[E].Kind == Kind)
       Result.insert(G.site(boost::source(E, G.graph())).Name);
   return Result;
@@ -241,8 +232,7 @@ uint64_t hits(const DependenceGraph &G, const std::string &Name) {
 TEST_F(TrackerTest, AssignmentDependsOnTheOriginsOfWhatItReads) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
-             Z = U.site(VarSite, "z");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), Z = U.site(VarSite, "z");
     U.enter(0);
     int x = 1, y = 2;
     U.decl(X, x);
@@ -297,9 +287,8 @@ TEST_F(TrackerTest, ArrayElementsAndStructFieldsHaveTheirOwnOrigins) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned A0 = U.site(VarSite, "a[0]"), A1 = U.site(VarSite, "a[1]"),
-             A1Again = U.site(VarSite, "a[1] again"),
-             R0 = U.site(VarSite, "r0"), R1 = U.site(VarSite, "r1"),
-             SC = U.site(VarSite, "s.c"), SI = U.site(VarSite, "s.i"),
+             A1Again = U.site(VarSite, "a[1] again"), R0 = U.site(VarSite, "r0"),
+             R1 = U.site(VarSite, "r1"), SC = U.site(VarSite, "s.c"), SI = U.site(VarSite, "s.i"),
              SD = U.site(VarSite, "s.d"), RI = U.site(VarSite, "ri"),
              Whole = U.site(VarSite, "copy");
     U.enter(0);
@@ -393,8 +382,7 @@ TEST_F(TrackerTest, SetNowRecordsTheWriteBeforeTheStore) {
   // the shadow still holds x's old origin; z reads the value of `x++`.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned X = U.site(VarSite, "x"),
-             Inc = U.site(VarSite, "x++", 0, {}, SLEUTH_FLAG_COMPOUND),
+    unsigned X = U.site(VarSite, "x"), Inc = U.site(VarSite, "x++", 0, {}, SLEUTH_FLAG_COMPOUND),
              Z = U.site(VarSite, "z"), W = U.site(VarSite, "w");
     U.enter(0);
     int x = 1;
@@ -419,8 +407,8 @@ TEST_F(TrackerTest, SetpAndCommitCompleteTheInnermostWriteAfterTheStore) {
   // completed first.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned Y = U.site(VarSite, "y"), A = U.site(VarSite, "a[i]"),
-             B = U.site(VarSite, "b[j]"), RA = U.site(VarSite, "ra");
+    unsigned Y = U.site(VarSite, "y"), A = U.site(VarSite, "a[i]"), B = U.site(VarSite, "b[j]"),
+             RA = U.site(VarSite, "ra");
     U.enter(0);
     int y = 5, a[2] = {}, b[2] = {};
     U.decl(Y, y);
@@ -451,8 +439,7 @@ TEST_F(TrackerTest, IncrementInsideAnExpressionKeepsTheExpressionsReads) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
-    unsigned A = U.site(VarSite, "a"), N = U.site(VarSite, "n"),
-             I = U.site(VarSite, "i");
+    unsigned A = U.site(VarSite, "a"), N = U.site(VarSite, "n"), I = U.site(VarSite, "i");
     unsigned Inc1 = U.site(VarSite, "i++ (1)", 0, {}, SLEUTH_FLAG_COMPOUND);
     unsigned Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>");
     unsigned Inc2 = U.site(VarSite, "i++ (2)", 0, {}, SLEUTH_FLAG_COMPOUND);
@@ -463,8 +450,7 @@ TEST_F(TrackerTest, IncrementInsideAnExpressionKeepsTheExpressionsReads) {
     U.decl(N, n);
     U.decl(I, i);
     get(a);
-    int y =
-        a + (*static_cast<int *>(sleuth_setnow(U.tu(), Inc1, &i, sizeof i)))++;
+    int y = a + (*static_cast<int *>(sleuth_setnow(U.tu(), Inc1, &i, sizeof i)))++;
     U.set(Y, y);
     U.call(C, 6);
     U.arg(C, 1);
@@ -495,8 +481,8 @@ TEST_F(TrackerTest, WriteInsideAnArgumentDoesNotInventReads) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
     unsigned Zero = U.site(VarSite, "site zero");
-    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"),
-             Y = U.site(VarSite, "y"), C = U.site(VarSite, "c");
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), Y = U.site(VarSite, "y"),
+             C = U.site(VarSite, "c");
     unsigned Cg = U.site(CallSite, "<call g>");
     unsigned P1 = U.site(ParamSite, "p1", G), P2 = U.site(ParamSite, "p2", G);
     unsigned Rv = U.site(RetSite, "<g() return value>", G);
@@ -537,9 +523,9 @@ TEST_F(TrackerTest, WriteInsideAnArgumentDoesNotInventReads) {
 TEST_F(TrackerTest, PendingReadsAreConsumedByTheNextNode) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
-             Z = U.site(VarSite, "z"), T = U.site(TestSite, "<test>"),
-             W = U.site(VarSite, "w"), D = U.site(VarSite, "after discard");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), Z = U.site(VarSite, "z"),
+             T = U.site(TestSite, "<test>"), W = U.site(VarSite, "w"),
+             D = U.site(VarSite, "after discard");
     U.enter(0);
     int x = 1;
     U.decl(X, x);
@@ -598,8 +584,7 @@ TEST_F(TrackerTest, MostRecentlyExecutedControllerWins) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned T1 = U.site(TestSite, "t1"), T2 = U.site(TestSite, "t2");
-    unsigned S1 = U.site(VarSite, "s1", 0, {T1, T2}),
-             S2 = U.site(VarSite, "s2", 0, {T1, T2});
+    unsigned S1 = U.site(VarSite, "s1", 0, {T1, T2}), S2 = U.site(VarSite, "s2", 0, {T1, T2});
     U.enter(0);
     int s = 0;
     U.test(T2);
@@ -771,13 +756,11 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
     int x = 2;
     U.decl(X, x);
     get(x);
-    require(sleuth_switch(U.tu(), Sw, 2ul) == 2ul,
-            "sleuth_switch returns the value");
+    require(sleuth_switch(U.tu(), Sw, 2ul) == 2ul, "sleuth_switch returns the value");
     int y = 1;
     U.set(Case, y);
     get(y);
-    require(sleuth_assert(U.tu(), A, 1) == 1,
-            "sleuth_assert returns the outcome");
+    require(sleuth_assert(U.tu(), A, 1) == 1, "sleuth_assert returns the outcome");
     sleuth_leave();
   });
   ASSERT_TRUE(R.Graph);
@@ -883,8 +866,7 @@ TEST_F(TrackerTest, UninstrumentedCalleeResultDependsOnItsArguments) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
     unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y");
-    unsigned CExt = U.site(CallSite, "<call ext>"),
-             CG = U.site(CallSite, "<call g>");
+    unsigned CExt = U.site(CallSite, "<call ext>"), CG = U.site(CallSite, "<call g>");
     unsigned Rs = U.site(VarSite, "r"), Q = U.site(VarSite, "q");
     unsigned A = U.site(ParamSite, "a", G);
     unsigned Rv = U.site(RetSite, "<g() return value>", G);
@@ -950,10 +932,8 @@ TEST_F(TrackerTest, NestedCallsPassReturnValuesAsArguments) {
     Unit &U = P.unit();
     unsigned F = U.func("f"), G = U.func("g");
     unsigned X = U.site(VarSite, "x"), W = U.site(VarSite, "w");
-    unsigned CG = U.site(CallSite, "<call g>"),
-             CF = U.site(CallSite, "<call f>");
-    unsigned CG2 = U.site(CallSite, "<call g 2>"),
-             CExt = U.site(CallSite, "<call ext>");
+    unsigned CG = U.site(CallSite, "<call g>"), CF = U.site(CallSite, "<call f>");
+    unsigned CG2 = U.site(CallSite, "<call g 2>"), CExt = U.site(CallSite, "<call ext>");
     unsigned Y = U.site(VarSite, "y"), Z = U.site(VarSite, "z");
     unsigned Fa = U.site(ParamSite, "fa", F), Ga = U.site(ParamSite, "ga", G);
     unsigned Fr = U.site(RetSite, "<f() return value>", F),
@@ -1056,10 +1036,8 @@ TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {
     Unit &U = P.unit();
     unsigned Work = U.func("work");
     unsigned M = U.site(VarSite, "m");
-    unsigned In = U.site(VarSite, "in", Work),
-             Out = U.site(VarSite, "out", Work);
-    unsigned A = U.site(VarSite, "a only", Work),
-             B = U.site(VarSite, "b only", Work);
+    unsigned In = U.site(VarSite, "in", Work), Out = U.site(VarSite, "out", Work);
+    unsigned A = U.site(VarSite, "a only", Work), B = U.site(VarSite, "b only", Work);
     unsigned After = U.site(VarSite, "after join");
     U.enter(0);
     int m = 0;
@@ -1156,8 +1134,7 @@ TEST_F(TrackerTest, UnitsGetDistinctFileIdsAndDenseNodeIds) {
   EXPECT_EQ(G.functions()[1].Name, "helper");
   EXPECT_EQ(G.functions()[2].File, 1u);
   ASSERT_EQ(G.size(), 5u);
-  const char *Order[] = {"second c", "second d", "first a", "first b",
-                         "first never"};
+  const char *Order[] = {"second c", "second d", "first a", "first b", "first never"};
   for (Node N = 0; N < 5; ++N)
     EXPECT_EQ(G.site(N).Name, Order[N]);
   EXPECT_EQ(G.functionOf(node(G, "second c")).Name, "helper");
@@ -1176,8 +1153,7 @@ TEST_F(TrackerTest, LastIsTheReturnNodeWhenAFunctionReturnedLast) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
-    unsigned X = U.site(VarSite, "x"),
-             Rv = U.site(RetSite, "<g() return value>", G);
+    unsigned X = U.site(VarSite, "x"), Rv = U.site(RetSite, "<g() return value>", G);
     int x = 0;
     U.enter(0);
     U.decl(X, x);

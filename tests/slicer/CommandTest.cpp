@@ -22,8 +22,7 @@ TEST(CommandTest, DefaultIsTheCodeViewOfTheWholeRun) {
 
 TEST(CommandTest, CriterionAndOptionsInAnyOrder) {
   MiddleRun Run;
-  CommandResult R =
-      runSlice({"--format", "deps", Run.Deps, "--depth=1", "middle:return"});
+  CommandResult R = runSlice({"--format", "deps", Run.Deps, "--depth=1", "middle:return"});
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_EQ(R.Out, "middle():\n"
                    "    <middle() return value> (6) <= y (1); <- <test> (5)\n");
@@ -31,8 +30,8 @@ TEST(CommandTest, CriterionAndOptionsInAnyOrder) {
 
 TEST(CommandTest, ForwardDataOnly) {
   MiddleRun Run;
-  CommandResult R = runSlice({Run.Deps, "middle.cpp:1:y", "--forward",
-                              "--data-only", "--format=deps"});
+  CommandResult R =
+      runSlice({Run.Deps, "middle.cpp:1:y", "--forward", "--data-only", "--format=deps"});
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_EQ(R.Out, "middle():\n"
                    "    y (1) => <test> (2), <test> (3), <middle() return "
@@ -45,8 +44,7 @@ TEST(CommandTest, ForwardDataOnly) {
 
 TEST(CommandTest, ControlOnly) {
   MiddleRun Run;
-  CommandResult R =
-      runSlice({Run.Deps, "crash", "--control-only", "--format", "json"});
+  CommandResult R = runSlice({Run.Deps, "crash", "--control-only", "--format", "json"});
   EXPECT_EQ(R.Code, 0) << R.Err;
   nlohmann::json J = nlohmann::json::parse(R.Out);
   EXPECT_EQ(J["criterion"], "crash");
@@ -61,9 +59,7 @@ TEST(CommandTest, DotFormat) {
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_TRUE(R.Out.starts_with("digraph slice {\n")) << R.Out;
   EXPECT_NE(R.Out.find("  n7 -> n10;\n"), std::string::npos) << R.Out;
-  EXPECT_NE(R.Out.find("  n6 -> n7 [style=dashed, color=grey50];\n"),
-            std::string::npos)
-      << R.Out;
+  EXPECT_NE(R.Out.find("  n6 -> n7 [style=dashed, color=grey50];\n"), std::string::npos) << R.Out;
 }
 
 TEST(CommandTest, SvgThroughGraphviz) {
@@ -81,8 +77,7 @@ TEST(CommandTest, SvgWithoutGraphviz) {
   std::string OldPath = std::getenv("PATH") ? std::getenv("PATH") : "";
   ::setenv("PATH", Run.Dir.Path.c_str(), 1);
   std::string Out = Run.Dir.file("out.svg");
-  CommandResult R =
-      runSlice({Run.Deps, "middle:return", "--format", "svg", "-o", Out});
+  CommandResult R = runSlice({Run.Deps, "middle:return", "--format", "svg", "-o", Out});
   ::setenv("PATH", OldPath.c_str(), 1);
   EXPECT_EQ(R.Code, 1);
   EXPECT_EQ(R.Err, "sleuth: --format svg needs Graphviz's 'dot', which is "
@@ -102,12 +97,10 @@ TEST(CommandTest, OutputFileIsWrittenAtomically) {
                                "<- <test> (5)\n"),
             std::string::npos);
   // No temporary file is left beside it.
-  EXPECT_EQ(Run.Dir.entries(),
-            (std::vector<std::string>{"middle.cpp", "run.deps", "slice.txt"}));
+  EXPECT_EQ(Run.Dir.entries(), (std::vector<std::string>{"middle.cpp", "run.deps", "slice.txt"}));
   // Readable like any file the user creates, not 0600 like a temp file.
   auto Perms = std::filesystem::status(Out).permissions();
-  EXPECT_NE(Perms & std::filesystem::perms::group_read,
-            std::filesystem::perms::none);
+  EXPECT_NE(Perms & std::filesystem::perms::group_read, std::filesystem::perms::none);
 }
 
 TEST(CommandTest, UnwritableOutputLeavesNothing) {
@@ -115,20 +108,15 @@ TEST(CommandTest, UnwritableOutputLeavesNothing) {
   std::string Out = Run.Dir.file("no/such/dir/slice.txt");
   CommandResult R = runSlice({Run.Deps, "-o", Out});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err,
-            "sleuth: cannot write '" + Out + "': No such file or directory\n");
-  EXPECT_EQ(Run.Dir.entries(),
-            (std::vector<std::string>{"middle.cpp", "run.deps"}));
+  EXPECT_EQ(R.Err, "sleuth: cannot write '" + Out + "': No such file or directory\n");
+  EXPECT_EQ(Run.Dir.entries(), (std::vector<std::string>{"middle.cpp", "run.deps"}));
 
   // A directory in the way: the rename fails and the temporary is removed.
   std::filesystem::create_directory(Run.Dir.file("taken"));
   R = runSlice({Run.Deps, "-o", Run.Dir.file("taken")});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_TRUE(R.Err.starts_with("sleuth: cannot write '" +
-                                Run.Dir.file("taken") + "': "))
-      << R.Err;
-  EXPECT_EQ(Run.Dir.entries(),
-            (std::vector<std::string>{"middle.cpp", "run.deps", "taken"}));
+  EXPECT_TRUE(R.Err.starts_with("sleuth: cannot write '" + Run.Dir.file("taken") + "': ")) << R.Err;
+  EXPECT_EQ(Run.Dir.entries(), (std::vector<std::string>{"middle.cpp", "run.deps", "taken"}));
   EXPECT_TRUE(std::filesystem::is_empty(Run.Dir.file("taken")));
 }
 
@@ -148,8 +136,7 @@ TEST(CommandTest, UsageErrors) {
     EXPECT_EQ(R.Out, "");
     return R.Err;
   };
-  EXPECT_EQ(Error({Run.Deps, "--frobnicate"}),
-            "sleuth: slice: unknown option '--frobnicate'\n");
+  EXPECT_EQ(Error({Run.Deps, "--frobnicate"}), "sleuth: slice: unknown option '--frobnicate'\n");
   EXPECT_EQ(Error({Run.Deps, "--format", "png"}),
             "sleuth: slice: unknown format 'png' (expected code, deps, dot, "
             "svg or json)\n");
@@ -162,30 +149,26 @@ TEST(CommandTest, UsageErrors) {
             "other\n");
   EXPECT_EQ(Error({}), "sleuth: slice: missing dependence file (usage: "
                        "sleuth slice DEPS [CRITERION] [options])\n");
-  EXPECT_EQ(Error({Run.Deps, "a:1", "b:2"}),
-            "sleuth: slice: unexpected argument 'b:2'\n");
-  EXPECT_EQ(Error({Run.Deps, "-o"}),
-            "sleuth: slice: option '-o' needs a value\n");
+  EXPECT_EQ(Error({Run.Deps, "a:1", "b:2"}), "sleuth: slice: unexpected argument 'b:2'\n");
+  EXPECT_EQ(Error({Run.Deps, "-o"}), "sleuth: slice: option '-o' needs a value\n");
   EXPECT_EQ(Error({Run.Deps, "--forward=yes"}),
             "sleuth: slice: option '--forward' takes no value\n");
 }
 
 TEST(CommandTest, LoadAndCriterionErrors) {
   MiddleRun Run;
-  std::string Bad = Run.Dir.write(
-      "bad.deps", "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"
-                  "func 0 0 1 3 f\nsite 0 var 0 1 1 x\ndata 0 42\nend\n");
+  std::string Bad =
+      Run.Dir.write("bad.deps", "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"
+                                "func 0 0 1 3 f\nsite 0 var 0 1 1 x\ndata 0 42\nend\n");
   CommandResult R = runSlice({Bad});
   EXPECT_EQ(R.Code, 1);
   EXPECT_EQ(R.Out, "");
   EXPECT_EQ(R.Err, "sleuth: " + Bad + ":7: edge names undeclared site 42\n");
 
-  std::string Truncated =
-      Run.Dir.write("cut.deps", middleDeps(Run.Source).substr(0, 300));
+  std::string Truncated = Run.Dir.write("cut.deps", middleDeps(Run.Source).substr(0, 300));
   R = runSlice({Truncated, "crash"});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err, "sleuth: " + Truncated +
-                       ": truncated dependence file (no 'end' record)\n");
+  EXPECT_EQ(R.Err, "sleuth: " + Truncated + ": truncated dependence file (no 'end' record)\n");
 
   R = runSlice({Run.Dir.file("missing.deps")});
   EXPECT_EQ(R.Code, 1);

@@ -21,8 +21,7 @@ protected:
   }
   std::string error(std::string_view Criterion) {
     std::string Error;
-    EXPECT_FALSE(resolveCriterion(G, Criterion, Error))
-        << "'" << Criterion << "' resolved";
+    EXPECT_FALSE(resolveCriterion(G, Criterion, Error)) << "'" << Criterion << "' resolved";
     EXPECT_EQ(Error.find('\n'), std::string::npos);
     return Error;
   }
@@ -31,16 +30,16 @@ protected:
 /// A graph whose functions have qualified names, in two directories.
 DependenceGraph qualifiedGraph() {
   std::string Error;
-  std::optional<DependenceGraph> G = DependenceGraph::parse(
-      "sleuth-deps 1\nprogram p\nstatus exit 0\n"
-      "file 0 /src/a/util.cpp\nfile 1 /src/b/util.cpp\n"
-      "func 0 0 1 3 ns::Cls::get\nfunc 1 1 1 3 other::get\n"
-      "func 2 1 5 9 ns::Cls::set\n"
-      "site 0 ret 0 2 5 <get()%20return%20value>\n"
-      "site 1 ret 1 2 5 <get()%20return%20value>\n"
-      "site 2 var 2 6 5 this->v\n"
-      "hit 0 1\nhit 1 1\nhit 2 1\nend\n",
-      "q.deps", Error);
+  std::optional<DependenceGraph> G =
+      DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\n"
+                             "file 0 /src/a/util.cpp\nfile 1 /src/b/util.cpp\n"
+                             "func 0 0 1 3 ns::Cls::get\nfunc 1 1 1 3 other::get\n"
+                             "func 2 1 5 9 ns::Cls::set\n"
+                             "site 0 ret 0 2 5 <get()%20return%20value>\n"
+                             "site 1 ret 1 2 5 <get()%20return%20value>\n"
+                             "site 2 var 2 6 5 this->v\n"
+                             "hit 0 1\nhit 1 1\nhit 2 1\nend\n",
+                             "q.deps", Error);
   EXPECT_TRUE(G) << Error;
   return G ? std::move(*G) : DependenceGraph();
 }
@@ -60,15 +59,13 @@ TEST_F(CriterionTest, FileAndLine) {
 TEST_F(CriterionTest, FileLineAndVariable) {
   EXPECT_EQ(resolve("middle.cpp:1:y"), (Nodes{1}));
   EXPECT_EQ(resolve("middle.cpp:17:m"), (Nodes{10}));
-  EXPECT_EQ(error("middle.cpp:1:q"),
-            "criterion 'middle.cpp:1:q': no site named 'q' at line 1 of " +
-                Run.Source + " (there: x, y, z)");
+  EXPECT_EQ(error("middle.cpp:1:q"), "criterion 'middle.cpp:1:q': no site named 'q' at line 1 of " +
+                                         Run.Source + " (there: x, y, z)");
 }
 
 TEST_F(CriterionTest, PartialFileNameDoesNotMatch) {
   // `dle.cpp` is a suffix of the path but not a whole component.
-  EXPECT_EQ(error("dle.cpp:3"),
-            "criterion 'dle.cpp:3': no file 'dle.cpp' (files: middle.cpp)");
+  EXPECT_EQ(error("dle.cpp:3"), "criterion 'dle.cpp:3': no file 'dle.cpp' (files: middle.cpp)");
 }
 
 TEST_F(CriterionTest, FunctionReturn) {
@@ -86,18 +83,16 @@ TEST_F(CriterionTest, VariableInFunction) {
                                 "line 18 of main (it is at line 17)");
   EXPECT_EQ(error("q@middle"), "criterion 'q@middle': no write of 'q' in "
                                "middle (written there: x, y, z)");
-  EXPECT_EQ(error("m@mian"),
-            "criterion 'm@mian': no function 'mian' (functions: main, middle)");
-  EXPECT_EQ(error("m@main:x"),
-            "criterion 'm@main:x': 'x' is not a line number");
+  EXPECT_EQ(error("m@mian"), "criterion 'm@mian': no function 'mian' (functions: main, middle)");
+  EXPECT_EQ(error("m@main:x"), "criterion 'm@main:x': 'x' is not a line number");
 }
 
 TEST_F(CriterionTest, CrashAndLast) {
   EXPECT_EQ(resolve("crash"), (Nodes{11}));
   EXPECT_EQ(resolve("last"), (Nodes{11}));
   std::string Error;
-  std::optional<DependenceGraph> Empty = DependenceGraph::parse(
-      "sleuth-deps 1\nprogram p\nstatus signal 11\nend\n", "e.deps", Error);
+  std::optional<DependenceGraph> Empty =
+      DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus signal 11\nend\n", "e.deps", Error);
   ASSERT_TRUE(Empty) << Error;
   EXPECT_FALSE(resolveCriterion(*Empty, "crash", Error));
   EXPECT_EQ(Error, "criterion 'crash': the dependence file records no last "
@@ -114,21 +109,17 @@ TEST_F(CriterionTest, UnknownCriteria) {
                                     "'middel' (functions: middle, main)");
   EXPECT_EQ(error("nosuch.cpp:3"), "criterion 'nosuch.cpp:3': no file "
                                    "'nosuch.cpp' (files: middle.cpp)");
-  EXPECT_EQ(error("middle.cpp:12"),
-            "criterion 'middle.cpp:12': no site at line 12 of " + Run.Source +
-                " (nearest lines with sites: 5, 6, 8, 13, 17, 18)");
-  EXPECT_EQ(error("middle.cpp:0"),
-            "criterion 'middle.cpp:0': '0' is not a line number");
-  EXPECT_EQ(error("bogus"),
-            "criterion 'bogus': not understood; expected FILE:LINE[:VAR], "
-            "FUNCTION:return, VAR@FUNCTION[:LINE], crash or last");
-  EXPECT_EQ(error("middle"),
-            "criterion 'middle': not understood (did you mean "
-            "'middle:return'?); expected FILE:LINE[:VAR], FUNCTION:return, "
-            "VAR@FUNCTION[:LINE], crash or last");
-  EXPECT_EQ(error("middle:17:m"),
-            "criterion 'middle:17:m': no file 'middle'; for a variable in a "
-            "function write m@middle:17");
+  EXPECT_EQ(error("middle.cpp:12"), "criterion 'middle.cpp:12': no site at line 12 of " +
+                                        Run.Source +
+                                        " (nearest lines with sites: 5, 6, 8, 13, 17, 18)");
+  EXPECT_EQ(error("middle.cpp:0"), "criterion 'middle.cpp:0': '0' is not a line number");
+  EXPECT_EQ(error("bogus"), "criterion 'bogus': not understood; expected FILE:LINE[:VAR], "
+                            "FUNCTION:return, VAR@FUNCTION[:LINE], crash or last");
+  EXPECT_EQ(error("middle"), "criterion 'middle': not understood (did you mean "
+                             "'middle:return'?); expected FILE:LINE[:VAR], FUNCTION:return, "
+                             "VAR@FUNCTION[:LINE], crash or last");
+  EXPECT_EQ(error("middle:17:m"), "criterion 'middle:17:m': no file 'middle'; for a variable in a "
+                                  "function write m@middle:17");
   EXPECT_EQ(error(""), "criterion '': empty criterion");
 }
 

@@ -31,8 +31,7 @@ std::string withLine(unsigned Line, const std::string &Text) {
 /// The error parsing Text gives; empty if it parses.
 std::string parseError(const std::string &Text) {
   std::string Error;
-  std::optional<DependenceGraph> G =
-      DependenceGraph::parse(Text, "run.deps", Error);
+  std::optional<DependenceGraph> G = DependenceGraph::parse(Text, "run.deps", Error);
   EXPECT_EQ(G.has_value(), Error.empty());
   return Error;
 }
@@ -64,8 +63,7 @@ TEST(LoadTest, ReadsTheFormatDocumentExample) {
                         "last 0 4\n"
                         "end\n";
   std::string Error;
-  std::optional<DependenceGraph> G =
-      DependenceGraph::parse(Example, "example.deps", Error);
+  std::optional<DependenceGraph> G = DependenceGraph::parse(Example, "example.deps", Error);
   ASSERT_TRUE(G) << Error;
   EXPECT_EQ(G->program(), "./middle");
   EXPECT_FALSE(G->status().Signaled);
@@ -101,8 +99,8 @@ TEST(LoadTest, ReadsTheFormatDocumentExample) {
 // sleuth_flush() writes the file while the program still runs.
 TEST(LoadTest, AcceptsRunningStatus) {
   std::string Error;
-  std::optional<DependenceGraph> G = DependenceGraph::parse(
-      withLine(3, "status running"), "run.deps", Error);
+  std::optional<DependenceGraph> G =
+      DependenceGraph::parse(withLine(3, "status running"), "run.deps", Error);
   ASSERT_TRUE(G) << Error;
   EXPECT_TRUE(G->status().Running);
   EXPECT_FALSE(G->status().Signaled);
@@ -112,11 +110,9 @@ TEST(LoadTest, AcceptsRunningStatus) {
 
 TEST(LoadTest, DecodesEscapesAndSignals) {
   std::string Text = withLine(3, "status signal 11");
-  Text = Text.replace(Text.find("/src/middle.cpp"), 15,
-                      "/my%20src/100%25%09x.cpp");
+  Text = Text.replace(Text.find("/src/middle.cpp"), 15, "/my%20src/100%25%09x.cpp");
   std::string Error;
-  std::optional<DependenceGraph> G =
-      DependenceGraph::parse(Text, "run.deps", Error);
+  std::optional<DependenceGraph> G = DependenceGraph::parse(Text, "run.deps", Error);
   ASSERT_TRUE(G) << Error;
   EXPECT_TRUE(G->status().Signaled);
   EXPECT_EQ(G->status().Code, 11u);
@@ -144,8 +140,7 @@ TEST(LoadTest, DirectoryInsteadOfFile) {
 }
 
 TEST(LoadTest, EmptyFile) {
-  EXPECT_EQ(parseError(""),
-            "run.deps: empty file, not a sleuth dependence file");
+  EXPECT_EQ(parseError(""), "run.deps: empty file, not a sleuth dependence file");
 }
 
 TEST(LoadTest, BadMagic) {
@@ -199,12 +194,9 @@ TEST(LoadTest, AcceptsUnknownLocations) {
 }
 
 TEST(LoadTest, UndeclaredIds) {
-  EXPECT_EQ(parseError(withLine(28, "data 3 42")),
-            "run.deps:28: edge names undeclared site 42");
-  EXPECT_EQ(parseError(withLine(19, "hit 12 1")),
-            "run.deps:19: hit names undeclared site 12");
-  EXPECT_EQ(parseError(withLine(40, "last 0 99")),
-            "run.deps:40: last names undeclared site 99");
+  EXPECT_EQ(parseError(withLine(28, "data 3 42")), "run.deps:28: edge names undeclared site 42");
+  EXPECT_EQ(parseError(withLine(19, "hit 12 1")), "run.deps:19: hit names undeclared site 12");
+  EXPECT_EQ(parseError(withLine(40, "last 0 99")), "run.deps:40: last names undeclared site 99");
   EXPECT_EQ(parseError(withLine(7, "site 0 param 7 1 16 x")),
             "run.deps:7: site names undeclared function 7");
   EXPECT_EQ(parseError(withLine(5, "func 0 3 1 14 middle")),
@@ -225,18 +217,14 @@ TEST(LoadTest, RecordOrder) {
   EXPECT_EQ(parseError(withLine(18, "hit 5 1\nsite 11 ret 1 18 5 r")),
             "run.deps:19: 'site' record out of order: it must come before the "
             "'hit' records");
-  EXPECT_EQ(parseError(withLine(2, "")),
-            "run.deps:2: expected 'program' record, found 'status'");
-  EXPECT_EQ(parseError(withLine(4, "status exit 0")),
-            "run.deps:4: duplicate 'status' record");
+  EXPECT_EQ(parseError(withLine(2, "")), "run.deps:2: expected 'program' record, found 'status'");
+  EXPECT_EQ(parseError(withLine(4, "status exit 0")), "run.deps:4: duplicate 'status' record");
   std::string AfterEnd = middleDeps("/a.cpp") + "hit 1 1\n";
-  EXPECT_EQ(parseError(AfterEnd),
-            "run.deps:42: content after the 'end' record");
+  EXPECT_EQ(parseError(AfterEnd), "run.deps:42: content after the 'end' record");
 }
 
 TEST(LoadTest, UnknownRecordAndKind) {
-  EXPECT_EQ(parseError(withLine(19, "hits 0 1")),
-            "run.deps:19: unknown record 'hits'");
+  EXPECT_EQ(parseError(withLine(19, "hits 0 1")), "run.deps:19: unknown record 'hits'");
   EXPECT_EQ(parseError(withLine(7, "site 0 global 0 1 16 x")),
             "run.deps:7: unknown site kind 'global' (expected var, param, "
             "test, ret or assert)");
@@ -245,10 +233,8 @@ TEST(LoadTest, UnknownRecordAndKind) {
 }
 
 TEST(LoadTest, Duplicates) {
-  EXPECT_EQ(parseError(withLine(20, "hit 0 3")),
-            "run.deps:20: duplicate 'hit' for site 0");
-  EXPECT_EQ(parseError(withLine(29, "data 3 1")),
-            "run.deps:29: duplicate 'data' edge 3 1");
+  EXPECT_EQ(parseError(withLine(20, "hit 0 3")), "run.deps:20: duplicate 'hit' for site 0");
+  EXPECT_EQ(parseError(withLine(29, "data 3 1")), "run.deps:29: duplicate 'data' edge 3 1");
   // The same pair as data and as control is two different edges.
   EXPECT_EQ(parseError(withLine(29, "ctrl 3 1")), "");
   std::string TwoLast = withLine(40, "last 0 11\nlast 0 10");
@@ -267,8 +253,7 @@ TEST(LoadTest, BadEscapesAndRawBytes) {
 }
 
 TEST(LoadTest, Truncated) {
-  const std::string Expected =
-      "run.deps: truncated dependence file (no 'end' record)";
+  const std::string Expected = "run.deps: truncated dependence file (no 'end' record)";
   std::string Text = middleDeps("/a.cpp");
   // Cut after every complete line but the last, and in the middle of lines.
   for (std::size_t Cut = 1; Cut + 1 < Text.size(); ++Cut) {
@@ -317,15 +302,12 @@ TEST(LoadTest, FuzzedInputNeverCrashes) {
         Text = "x";
     }
     std::string Error;
-    std::optional<DependenceGraph> G =
-        DependenceGraph::parse(Text, "fuzz.deps", Error);
+    std::optional<DependenceGraph> G = DependenceGraph::parse(Text, "fuzz.deps", Error);
     if (G) {
       EXPECT_TRUE(Error.empty());
       // Whatever parsed must be usable by every view.
-      for (const Slice &S :
-           {wholeGraph(*G, {}), computeSlice(*G, {0, G->size() / 2}, {})}) {
-        std::string Text = codeView(*G, S) + depsView(*G, S) + dotView(*G, S) +
-                           jsonView(*G, S);
+      for (const Slice &S : {wholeGraph(*G, {}), computeSlice(*G, {0, G->size() / 2}, {})}) {
+        std::string Text = codeView(*G, S) + depsView(*G, S) + dotView(*G, S) + jsonView(*G, S);
         EXPECT_FALSE(Text.empty() && !S.Nodes.empty());
       }
       continue;

@@ -13,8 +13,7 @@ namespace {
 // 9 ret(13, unexecuted), 10 m(17), 11 <main() return value>(18).
 constexpr DependenceGraph::Node MiddleReturn = 7;
 
-Slice backward(const DependenceGraph &G, Nodes Criteria,
-               SliceOptions Opts = {}) {
+Slice backward(const DependenceGraph &G, Nodes Criteria, SliceOptions Opts = {}) {
   Opts.Forward = false;
   return computeSlice(G, std::move(Criteria), Opts);
 }

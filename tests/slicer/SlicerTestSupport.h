@@ -20,9 +20,7 @@ namespace sleuth::test {
 class TempDir {
 public:
   TempDir() {
-    std::string Template =
-        (std::filesystem::temp_directory_path() / "slicer-test-XXXXXX")
-            .string();
+    std::string Template = (std::filesystem::temp_directory_path() / "slicer-test-XXXXXX").string();
     if (!::mkdtemp(Template.data()))
       throw std::runtime_error("mkdtemp failed");
     Path = Template;
@@ -34,9 +32,7 @@ public:
   TempDir(const TempDir &) = delete;
   TempDir &operator=(const TempDir &) = delete;
 
-  std::string file(const std::string &Name) const {
-    return (Path / Name).string();
-  }
+  std::string file(const std::string &Name) const { return (Path / Name).string(); }
   std::string write(const std::string &Name, const std::string &Text) const {
     std::filesystem::create_directories((Path / Name).parent_path());
     std::ofstream(file(Name), std::ios::binary) << Text;
@@ -154,8 +150,6 @@ inline CommandResult runSlice(std::vector<std::string> Args) {
 }
 
 /// The nodes of a slice, for comparisons.
-inline std::vector<DependenceGraph::Node> nodes(const Slice &S) {
-  return S.Nodes;
-}
+inline std::vector<DependenceGraph::Node> nodes(const Slice &S) { return S.Nodes; }
 
 } // namespace sleuth::test

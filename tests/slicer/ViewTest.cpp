@@ -10,32 +10,29 @@ using namespace sleuth::test;
 
 namespace {
 
-Slice sliceFrom(const DependenceGraph &G, std::string_view Criterion,
-                SliceOptions Opts = {}) {
+Slice sliceFrom(const DependenceGraph &G, std::string_view Criterion, SliceOptions Opts = {}) {
   std::string Error;
   auto Criteria = resolveCriterion(G, Criterion, Error);
   EXPECT_TRUE(Criteria) << Error;
-  Slice S =
-      computeSlice(G, Criteria.value_or(std::vector<std::size_t>{}), Opts);
+  Slice S = computeSlice(G, Criteria.value_or(std::vector<std::size_t>{}), Opts);
   S.Criterion = std::string(Criterion);
   return S;
 }
 
-const char *MiddleListing =
-    "     1 int middle(int x, int y, int z) {\n"
-    "*    2     if (y < z) {          // <= y (1), z (1)\n"
-    "*    3         if (x < y)        // <= x (1), y (1); <- <test> (2)\n"
-    "     4             return y;\n"
-    "*    5         else if (x < z)   // <= x (1), z (1); <- <test> (3)\n"
-    "*    6             return y;     // <= y (1); <- <test> (5)\n"
-    "     7     } else {\n"
-    "     8         if (x > y)\n"
-    "     9             return y;\n"
-    "    10         else if (x > z)\n"
-    "    11             return x;\n"
-    "    12     }\n"
-    "    13     return z;\n"
-    "    14 }\n";
+const char *MiddleListing = "     1 int middle(int x, int y, int z) {\n"
+                            "*    2     if (y < z) {          // <= y (1), z (1)\n"
+                            "*    3         if (x < y)        // <= x (1), y (1); <- <test> (2)\n"
+                            "     4             return y;\n"
+                            "*    5         else if (x < z)   // <= x (1), z (1); <- <test> (3)\n"
+                            "*    6             return y;     // <= y (1); <- <test> (5)\n"
+                            "     7     } else {\n"
+                            "     8         if (x > y)\n"
+                            "     9             return y;\n"
+                            "    10         else if (x > z)\n"
+                            "    11             return x;\n"
+                            "    12     }\n"
+                            "    13     return z;\n"
+                            "    14 }\n";
 
 /// sum() has two writes of `i` on line 3, told apart by their columns.
 const char *SumSource = "int sum(int n) {\n"
@@ -94,14 +91,13 @@ TEST(CodeViewTest, WholeGraphShowsCallerWithCrossFunctionReference) {
   MiddleRun Run;
   DependenceGraph G = Run.graph();
   std::vector<std::string> Warnings;
-  std::string Expected =
-      std::string(MiddleListing) +
-      "\n"
-      "    16 int main() {\n"
-      "*   17     int m = middle(2, 1, 3);   // <= <middle() "
-      "return value> (middle:6)\n"
-      "*   18     return m;                  // <= m (17)\n"
-      "    19 }\n";
+  std::string Expected = std::string(MiddleListing) +
+                         "\n"
+                         "    16 int main() {\n"
+                         "*   17     int m = middle(2, 1, 3);   // <= <middle() "
+                         "return value> (middle:6)\n"
+                         "*   18     return m;                  // <= m (17)\n"
+                         "    19 }\n";
   EXPECT_EQ(codeView(G, wholeGraph(G, {}), &Warnings), Expected);
   EXPECT_TRUE(Warnings.empty());
 }
@@ -167,16 +163,15 @@ TEST(CodeViewTest, CrossFileReferences) {
   auto G = DependenceGraph::parse(twoFileDeps(Main, Util), "two.deps", Error);
   ASSERT_TRUE(G) << Error;
   Slice S = sliceFrom(*G, "main.cpp:5:b");
-  EXPECT_EQ(codeView(*G, S),
-            "     3 int main() {\n"
-            "*    4     int a = 21;\n"
-            "*    5     int b = twice(a);   // <= <twice() return value> "
-            "(util.cpp:2)\n"
-            "     6 }\n"
-            "\n"
-            "     1 int twice(int v) {   // <= a (main.cpp:4)\n"
-            "*    2     return 2 * v;    // <= v (1)\n"
-            "     3 }\n");
+  EXPECT_EQ(codeView(*G, S), "     3 int main() {\n"
+                             "*    4     int a = 21;\n"
+                             "*    5     int b = twice(a);   // <= <twice() return value> "
+                             "(util.cpp:2)\n"
+                             "     6 }\n"
+                             "\n"
+                             "     1 int twice(int v) {   // <= a (main.cpp:4)\n"
+                             "*    2     return 2 * v;    // <= v (1)\n"
+                             "     3 }\n");
 }
 
 TEST(CodeViewTest, UnreadableSourceShowsAnnotationsOnly) {
@@ -187,19 +182,18 @@ TEST(CodeViewTest, UnreadableSourceShowsAnnotationsOnly) {
   std::string Text = codeView(G, sliceFrom(G, "middle:return"), &Warnings);
   // The names stand in for the source; annotations align as usual.
   std::string Pad(20, ' ');
-  EXPECT_EQ(Text,
-            "     1 [x, y, z]\n"
-            "*    2 [<test>]" +
-                Pad +
-                "// <= y (1), z (1)\n"
-                "*    3 [<test>]" +
-                Pad +
-                "// <= x (1), y (1); <- <test> (2)\n"
-                "*    5 [<test>]" +
-                Pad +
-                "// <= x (1), z (1); <- <test> (3)\n"
-                "*    6 [<middle() return value>]   // <= y (1); <- <test> "
-                "(5)\n");
+  EXPECT_EQ(Text, "     1 [x, y, z]\n"
+                  "*    2 [<test>]" +
+                      Pad +
+                      "// <= y (1), z (1)\n"
+                      "*    3 [<test>]" +
+                      Pad +
+                      "// <= x (1), y (1); <- <test> (2)\n"
+                      "*    5 [<test>]" +
+                      Pad +
+                      "// <= x (1), z (1); <- <test> (3)\n"
+                      "*    6 [<middle() return value>]   // <= y (1); <- <test> "
+                      "(5)\n");
   ASSERT_EQ(Warnings.size(), 1u);
   EXPECT_EQ(Warnings[0], "cannot read source file " + Run.Source +
                              " (No such file or directory); showing "
@@ -234,19 +228,17 @@ TEST(CodeViewTest, UnknownLinesAreListedFirst) {
                                         "    return a;\n"
                                         "}\n");
   std::string Error;
-  auto G = DependenceGraph::parse(
-      "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 " + Source +
-          "\nfunc 0 0 1 3 f\n"
-          "site 0 param 0 1 11 a\nsite 1 var 0 0 0 tmp\n"
-          "site 2 ret 0 2 5 <f()%20return%20value>\n"
-          "hit 0 1\nhit 1 1\nhit 2 1\ndata 1 0\ndata 2 1\nend\n",
-      "f.deps", Error);
+  auto G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 " + Source +
+                                      "\nfunc 0 0 1 3 f\n"
+                                      "site 0 param 0 1 11 a\nsite 1 var 0 0 0 tmp\n"
+                                      "site 2 ret 0 2 5 <f()%20return%20value>\n"
+                                      "hit 0 1\nhit 1 1\nhit 2 1\ndata 1 0\ndata 2 1\nend\n",
+                                  "f.deps", Error);
   ASSERT_TRUE(G) << Error;
-  EXPECT_EQ(codeView(*G, wholeGraph(*G, {})),
-            "*    0 [tmp]           // <= a (1)\n"
-            "     1 int f(int a) {\n"
-            "*    2     return a;   // <= tmp (0)\n"
-            "     3 }\n");
+  EXPECT_EQ(codeView(*G, wholeGraph(*G, {})), "*    0 [tmp]           // <= a (1)\n"
+                                              "     1 int f(int a) {\n"
+                                              "*    2     return a;   // <= tmp (0)\n"
+                                              "     3 }\n");
 }
 
 TEST(DepsViewTest, ListsDependencesPerFunction) {
@@ -298,10 +290,9 @@ TEST(DotViewTest, DrawsSliceNodesAndEdges) {
 
 TEST(DotViewTest, EscapesNamesAndMarksUnexecutedNodes) {
   std::string Error;
-  auto G = DependenceGraph::parse(
-      "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"
-      "func 0 0 1 9 f\nsite 0 var 0 2 3 s[\"k\\\\\"]\nend\n",
-      "q.deps", Error);
+  auto G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"
+                                  "func 0 0 1 9 f\nsite 0 var 0 2 3 s[\"k\\\\\"]\nend\n",
+                                  "q.deps", Error);
   ASSERT_TRUE(G) << Error;
   std::string Dot = dotView(*G, computeSlice(*G, {0}, {}));
   EXPECT_NE(Dot.find("n0 [label=\"s[\\\"k\\\\\\\\\\\"]\\nf:2\", shape=box, "
@@ -323,35 +314,32 @@ TEST(JsonViewTest, RoundTripsThroughNlohmann) {
   EXPECT_EQ(J["direction"], "forward");
   ASSERT_EQ(J["nodes"].size(), 2u);
   EXPECT_EQ(J["nodes"][0],
-            nlohmann::json::parse(
-                R"({"id":10,"kind":"var","name":"m","file":")" + Run.Source +
-                R"(","line":17,"column":9,"function":"main","executed":true,)"
-                R"("hits":1})"));
+            nlohmann::json::parse(R"({"id":10,"kind":"var","name":"m","file":")" + Run.Source +
+                                  R"(","line":17,"column":9,"function":"main","executed":true,)"
+                                  R"("hits":1})"));
   EXPECT_EQ(J["nodes"][1]["name"], "<main() return value>");
   ASSERT_EQ(J["edges"].size(), 1u);
-  EXPECT_EQ(J["edges"][0],
-            nlohmann::json::parse(R"({"from":10,"to":11,"kind":"data"})"));
+  EXPECT_EQ(J["edges"][0], nlohmann::json::parse(R"({"from":10,"to":11,"kind":"data"})"));
   // One node or edge per line, in a fixed layout.
-  EXPECT_EQ(Text,
-            "{\n"
-            "  \"version\": 1,\n"
-            "  \"criterion\": \"m@main\",\n"
-            "  \"direction\": \"forward\",\n"
-            "  \"nodes\": [\n"
-            "    {\"id\":10,\"kind\":\"var\",\"name\":\"m\",\"file\":\"" +
-                Run.Source +
-                "\",\"line\":17,\"column\":9,\"function\":\"main\","
-                "\"executed\":true,\"hits\":1},\n"
-                "    {\"id\":11,\"kind\":\"ret\",\"name\":\"<main() return "
-                "value>\",\"file\":\"" +
-                Run.Source +
-                "\",\"line\":18,\"column\":5,\"function\":\"main\","
-                "\"executed\":true,\"hits\":1}\n"
-                "  ],\n"
-                "  \"edges\": [\n"
-                "    {\"from\":10,\"to\":11,\"kind\":\"data\"}\n"
-                "  ]\n"
-                "}\n");
+  EXPECT_EQ(Text, "{\n"
+                  "  \"version\": 1,\n"
+                  "  \"criterion\": \"m@main\",\n"
+                  "  \"direction\": \"forward\",\n"
+                  "  \"nodes\": [\n"
+                  "    {\"id\":10,\"kind\":\"var\",\"name\":\"m\",\"file\":\"" +
+                      Run.Source +
+                      "\",\"line\":17,\"column\":9,\"function\":\"main\","
+                      "\"executed\":true,\"hits\":1},\n"
+                      "    {\"id\":11,\"kind\":\"ret\",\"name\":\"<main() return "
+                      "value>\",\"file\":\"" +
+                      Run.Source +
+                      "\",\"line\":18,\"column\":5,\"function\":\"main\","
+                      "\"executed\":true,\"hits\":1}\n"
+                      "  ],\n"
+                      "  \"edges\": [\n"
+                      "    {\"from\":10,\"to\":11,\"kind\":\"data\"}\n"
+                      "  ]\n"
+                      "}\n");
   // Keys come in the documented order.
   EXPECT_LT(Text.find("\"version\""), Text.find("\"criterion\""));
   EXPECT_LT(Text.find("\"direction\""), Text.find("\"nodes\""));
@@ -376,10 +364,9 @@ TEST(JsonViewTest, WholeGraphHasNullCriterionAndSortedEdges) {
 
 TEST(JsonViewTest, InvalidUtf8DoesNotThrow) {
   std::string Error;
-  auto G = DependenceGraph::parse(
-      "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a\xff.c\n"
-      "func 0 0 1 9 f\nsite 0 var 0 2 3 \xc3\nhit 0 1\nend\n",
-      "u.deps", Error);
+  auto G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a\xff.c\n"
+                                  "func 0 0 1 9 f\nsite 0 var 0 2 3 \xc3\nhit 0 1\nend\n",
+                                  "u.deps", Error);
   ASSERT_TRUE(G) << Error;
   std::string Text;
   EXPECT_NO_THROW(Text = jsonView(*G, wholeGraph(*G, {})));

@@ -17,21 +17,16 @@ struct Subcommand {
 };
 
 const Subcommand Subcommands[] = {
-    {"instrument", sleuth::instrumentMain,
-     "rewrite C/C++ sources with tracking probes"},
+    {"instrument", sleuth::instrumentMain, "rewrite C/C++ sources with tracking probes"},
     {"cc", sleuth::ccMain, "compiler wrapper for C: instrument, compile, link"},
-    {"c++", sleuth::cxxMain,
-     "compiler wrapper for C++: instrument, compile, link"},
-    {"run", sleuth::runMain,
-     "run an instrumented program and keep its dependence file"},
+    {"c++", sleuth::cxxMain, "compiler wrapper for C++: instrument, compile, link"},
+    {"run", sleuth::runMain, "run an instrumented program and keep its dependence file"},
     {"slice", sleuth::sliceMain,
      "print backward/forward slices as code, listing, DOT, SVG or JSON"},
     {"reduce", sleuth::reduceMain,
      "reduce a C/C++ file against an interestingness test (C-Reduce style)"},
-    {"ddmin", sleuth::ddminMain,
-     "reduce any text file by lines, tokens and bytes"},
-    {"dd", sleuth::ddMain,
-     "isolate the failure-inducing difference between two files"},
+    {"ddmin", sleuth::ddminMain, "reduce any text file by lines, tokens and bytes"},
+    {"dd", sleuth::ddMain, "isolate the failure-inducing difference between two files"},
 };
 
 void printUsage(std::FILE *Out) {
@@ -56,7 +51,6 @@ int main(int Argc, const char **Argv) {
   for (const Subcommand &S : Subcommands)
     if (Command == S.Name)
       return S.Main(Argc - 1, Argv + 1);
-  std::fprintf(stderr, "sleuth: unknown command '%s' (see 'sleuth --help')\n",
-               Argv[1]);
+  std::fprintf(stderr, "sleuth: unknown command '%s' (see 'sleuth --help')\n", Argv[1]);
   return 2;
 }

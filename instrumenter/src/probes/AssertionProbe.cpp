@@ -31,8 +31,7 @@ bool AssertionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
     F.Ctx.replace(CharSourceRange::getCharRange(A.NameBegin, A.LParen.getLocWithOffset(1)),
                   "(sleuth_assert(" + Context::unitAndSite(Site) + ", (");
     F.Ctx.replace(CharSourceRange::getCharRange(A.RParen, A.RParen.getLocWithOffset(1)),
-                  ") ? 1 : 0) ? (void)0 : sleuth_assert_fail(" +
-                      cStringLiteral(A.ArgumentText) +
+                  ") ? 1 : 0) ? (void)0 : sleuth_assert_fail(" + cStringLiteral(A.ArgumentText) +
                       ", __FILE__, __LINE__, __extension__ __PRETTY_FUNCTION__))");
     F.countProbe();
     return true;

@@ -12,13 +12,13 @@ static bool isTrackedVariable(const VarDecl *V, bool Cxx) {
   QualType T = V->getType();
   // A dependent type is fine in C++: the probe only takes the address and the size.
   if (Cxx && T->isDependentType())
-    return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() &&
-           !T->isReferenceType() && !isa<DecompositionDecl>(V) && !isa<ParmVarDecl>(V) &&
-           !V->getDeclName().isEmpty() && !T->getContainedAutoType();
+    return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() && !T->isReferenceType() &&
+           !isa<DecompositionDecl>(V) && !isa<ParmVarDecl>(V) && !V->getDeclName().isEmpty() &&
+           !T->getContainedAutoType();
   return V->hasLocalStorage() && V->getInit() && !V->isConstexpr() && !T->isReferenceType() &&
          !T->isVariablyModifiedType() && !T->isAtomicType() && !isa<DecompositionDecl>(V) &&
-         !isa<ParmVarDecl>(V) && V->getStorageClass() != SC_Register &&
-         !T->isDependentType() && !V->getDeclName().isEmpty();
+         !isa<ParmVarDecl>(V) && V->getStorageClass() != SC_Register && !T->isDependentType() &&
+         !V->getDeclName().isEmpty();
 }
 
 // The type named by the declaration's specifiers, without the declarator's *, [] and ():
@@ -51,8 +51,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (V && isTrackedVariable(V, F.isCxx()) &&
-        F.Ctx.expansionRange(V->getSourceRange()).isValid())
+    if (V && isTrackedVariable(V, F.isCxx()) && F.Ctx.expansionRange(V->getSourceRange()).isValid())
       Tracked.push_back(V);
   }
   if (Tracked.empty())
@@ -63,8 +62,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   // Several declarators (`int a = f(), b = a;`): each write is recorded right after its own
   // declarator, by a dummy declarator of the specifier type, which must accept an int.
   QualType Spec = specifierType(Tracked.front());
-  bool InlineDeclarators = !Single && !Spec.isNull() && Spec->isArithmeticType() &&
-                           !Spec->getContainedAutoType();
+  bool InlineDeclarators =
+      !Single && !Spec.isNull() && Spec->isArithmeticType() && !Spec->getContainedAutoType();
   if (!InBlock && !InlineDeclarators) {
     // for (T x = …;) with a class type: a dummy declarator would not convert; leave it.
     if (!(Single && Spec.isNull() == false && Spec->isArithmeticType() &&
@@ -76,11 +75,11 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   for (const VarDecl *V : Tracked) {
     std::string Name = V->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
-    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")"
-                                 : addressOfC(V->getType()) + Name + ")";
-    std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = " +
-                        "sleuth_decl(" + Context::unitAndSite(Site) + ", " + Addr +
-                        ", sizeof(" + Name + "))";
+    std::string Addr =
+        F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
+    std::string Dummy = "__sleuth_d" + std::to_string(Site) +
+                        " __attribute__((unused)) = " + "sleuth_decl(" +
+                        Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name + "))";
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());
       F.Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", ", " + Dummy);

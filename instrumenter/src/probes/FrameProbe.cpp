@@ -20,8 +20,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
       continue;
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
-    std::string Addr =
-        F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
+    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
     Params += "(void)sleuth_param(" + Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" +
               Name + "), " + std::to_string(Position) + "u)";
     Params += F.isCxx() ? "; " : ", ";
@@ -47,8 +46,8 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (R.isInvalid())
     return false;
   const Expr *Value = Return->getRetValue();
-  SourceLocation After = Lexer::findLocationAfterToken(
-      R.getEnd().getLocWithOffset(-1), tok::semi, F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
+  SourceLocation After = Lexer::findLocationAfterToken(R.getEnd().getLocWithOffset(-1), tok::semi,
+                                                       F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
   if (After.isInvalid())
     return false;
   CharSourceRange Whole = CharSourceRange::getCharRange(R.getBegin(), After);
@@ -74,8 +73,8 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     // conversion); record it before the statement rather than wrap it, which would cost the
     // implicit move and NRVO.
     const Expr *Inner = Value->IgnoreImplicit();
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner); Construct &&
-        Construct->getNumArgs() == 1)
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
+        Construct && Construct->getNumArgs() == 1)
       Inner = Construct->getArg(0)->IgnoreImplicit();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Inner->IgnoreParens());
         Ref && isa<VarDecl>(Ref->getDecl()) &&
@@ -105,12 +104,11 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   // and trip -Wsign-conversion, -Wconversion or -Wc++-compat (cjson builds with all three).
   // __auto_type is left for return types that cannot be named (anonymous structs).
   std::string Type = F.Function->getReturnType().getAsString(F.Ctx.Ast.getPrintingPolicy());
-  std::string Declared = Type.find("(unnamed") == std::string::npos &&
-                                 Type.find("(anonymous") == std::string::npos
-                             ? "__typeof__(" + Type + ")"
-                             : "__auto_type";
-  CharSourceRange Keyword = CharSourceRange::getCharRange(
-      R.getBegin(), RV.getBegin());
+  std::string Declared =
+      Type.find("(unnamed") == std::string::npos && Type.find("(anonymous") == std::string::npos
+          ? "__typeof__(" + Type + ")"
+          : "__auto_type";
+  CharSourceRange Keyword = CharSourceRange::getCharRange(R.getBegin(), RV.getBegin());
   F.Ctx.replace(Keyword, "{ __extension__ " + Declared + " __sleuth_rv = (");
   F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
   F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",

@@ -24,8 +24,8 @@ static bool isConstantUse(const Expr *L) {
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
-  if (!hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() ||
-      isConstantUse(L) || L->isInstantiationDependent())
+  if (!hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() || isConstantUse(L) ||
+      L->isInstantiationDependent())
     return false;
   CharSourceRange R = F.Ctx.fileRange(L);
   if (R.isInvalid())
@@ -34,8 +34,7 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   if (F.isCxx()) {
     F.Ctx.wrap(R, "sleuth::rd(", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    F.Ctx.wrap(R, "((void)sleuth_get(" + addressOfC(T) + Text + "), sizeof(" + Text + ")), ",
-               ")");
+    F.Ctx.wrap(R, "((void)sleuth_get(" + addressOfC(T) + Text + "), sizeof(" + Text + ")), ", ")");
   } else {
     // a[i++], *p++: evaluate the lvalue once and read through the pointer the probe returns.
     std::string Type = typeOfC(T, F.Ctx.Ast);
@@ -76,8 +75,8 @@ bool ReadProbe::instrumentDependent(const DeclRefExpr *Ref, FunctionInstrumenter
     if (const auto *C = dyn_cast<CallExpr>(Parent))
       if (C->getCallee()->IgnoreParens() == Ref)
         return false;
-    if (isa<MemberExpr, CXXDependentScopeMemberExpr, ReturnStmt, PackExpansionExpr,
-            CXXForRangeStmt, UnaryExprOrTypeTraitExpr, DeclStmt>(Parent))
+    if (isa<MemberExpr, CXXDependentScopeMemberExpr, ReturnStmt, PackExpansionExpr, CXXForRangeStmt,
+            UnaryExprOrTypeTraitExpr, DeclStmt>(Parent))
       return false;
   }
   (void)Child;

@@ -30,8 +30,9 @@ enum sleuth_site_kind {
 
 /* Site flags. */
 #define SLEUTH_FLAG_COMPOUND 1u /* the write also reads the old value (x += y, x++) */
-#define SLEUTH_FLAG_VALUE 2u    /* a test inside an expression (a && f(), c ? g() : 0): the \
-                                 * expression's value reads the test */
+#define SLEUTH_FLAG_VALUE                                                                          \
+  2u /* a test inside an expression (a && f(), c ? g() : 0): the                                   \
+      * expression's value reads the test */
 
 struct sleuth_site {
   unsigned kind;
@@ -121,9 +122,7 @@ namespace sleuth {
  * expression was evaluated, so `return x;` keeps its implicit move and NRVO. */
 class Frame {
 public:
-  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) {
-    sleuth_enter(Tu, Func, Key, 0);
-  }
+  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) { sleuth_enter(Tu, Func, Key, 0); }
   Frame(const Frame &) = delete;
   Frame &operator=(const Frame &) = delete;
   ~Frame() {

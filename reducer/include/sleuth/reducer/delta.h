@@ -69,9 +69,8 @@ struct DeltaStats {
 };
 
 /// An evaluator that calls Test on up to Opts.Jobs threads.
-std::unique_ptr<ProbeEvaluator>
-makeEvaluator(std::function<Outcome(const Config &)> Test, DeltaOptions Opts,
-              DeltaStats *Stats = nullptr);
+std::unique_ptr<ProbeEvaluator> makeEvaluator(std::function<Outcome(const Config &)> Test,
+                                              DeltaOptions Opts, DeltaStats *Stats = nullptr);
 
 /// What general delta debugging optimizes.
 enum class DDMode {
@@ -128,8 +127,7 @@ std::function<Outcome(const Config &)> onSequence(const Seq &Input, Fn &Test) {
 /// Reduces a failing Input to a 1-minimal failing subsequence.
 /// Test: Outcome(const Seq &). Throws DeltaError if Input does not fail.
 template <typename Seq, typename Fn>
-Seq ddmin(const Seq &Input, Fn &&Test, DeltaOptions Opts = {},
-          DeltaStats *Stats = nullptr) {
+Seq ddmin(const Seq &Input, Fn &&Test, DeltaOptions Opts = {}, DeltaStats *Stats = nullptr) {
   auto E = makeEvaluator(detail::onSequence(Input, Test), Opts, Stats);
   return select(Input, deltaDebug(Input.size(), *E, DDMode::Minimize).Failing);
 }

@@ -44,8 +44,7 @@ struct Dependence {
 };
 
 struct RunStatus {
-  bool Signaled =
-      false; ///< Killed by signal Code rather than exiting with Code.
+  bool Signaled = false; ///< Killed by signal Code rather than exiting with Code.
   unsigned Code = 0;
   bool Running = false; ///< Flushed by the program while it ran (no Code).
 };
@@ -54,18 +53,17 @@ class DependenceGraph {
 public:
   /// Edges point in the direction of influence, origin -> dependent, so a
   /// backward slice follows in-edges and a forward slice out-edges.
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
-                                      boost::bidirectionalS, Site, Dependence>;
+  using Graph =
+      boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Site, Dependence>;
   /// Equal to the site id of the dependence file.
   using Node = Graph::vertex_descriptor;
 
   /// Reads and validates a dependence file. On failure returns nullopt and
   /// sets Error to one line, `PATH:LINE: what is wrong` (without a prefix).
-  static std::optional<DependenceGraph> load(const std::string &Path,
-                                             std::string &Error);
+  static std::optional<DependenceGraph> load(const std::string &Path, std::string &Error);
   /// As load(), for text already in memory; FileName is used in messages.
-  static std::optional<DependenceGraph>
-  parse(std::string_view Text, std::string_view FileName, std::string &Error);
+  static std::optional<DependenceGraph> parse(std::string_view Text, std::string_view FileName,
+                                              std::string &Error);
 
   const Graph &graph() const { return G; }
   std::size_t size() const { return boost::num_vertices(G); }
@@ -107,19 +105,16 @@ struct Slice {
   std::vector<DependenceGraph::Node> Nodes;    ///< Sorted.
   std::vector<SliceEdge> Edges;                ///< Sorted by (From, To, Kind).
   std::vector<DependenceGraph::Node> Criteria; ///< Sorted; empty: whole graph.
-  std::string Criterion; ///< As the user wrote it; empty: whole graph.
+  std::string Criterion;                       ///< As the user wrote it; empty: whole graph.
   bool Forward = false;
   std::vector<bool> Member; ///< Indexed by node.
 
-  bool contains(DependenceGraph::Node N) const {
-    return N < Member.size() && Member[N];
-  }
+  bool contains(DependenceGraph::Node N) const { return N < Member.size() && Member[N]; }
 };
 
 /// The nodes reachable from Criteria against (backward) or along (forward)
 /// the edges Opts selects.
-Slice computeSlice(const DependenceGraph &G,
-                   std::vector<DependenceGraph::Node> Criteria,
+Slice computeSlice(const DependenceGraph &G, std::vector<DependenceGraph::Node> Criteria,
                    const SliceOptions &Opts);
 
 /// Every executed node and the selected edges between them (no criterion).
@@ -129,7 +124,6 @@ Slice wholeGraph(const DependenceGraph &G, const SliceOptions &Opts);
 /// `crash` or `last` to nodes. On failure returns nullopt and sets Error to
 /// one line naming the criterion and what was close.
 std::optional<std::vector<DependenceGraph::Node>>
-resolveCriterion(const DependenceGraph &G, std::string_view Criterion,
-                 std::string &Error);
+resolveCriterion(const DependenceGraph &G, std::string_view Criterion, std::string &Error);
 
 } // namespace sleuth

@@ -25,8 +25,7 @@ std::string dotView(const DependenceGraph &G, const Slice &S);
 
 /// dotView() laid out by Graphviz's `dot -Tsvg`. On failure returns nullopt
 /// and sets Error to one line.
-std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S,
-                                   std::string &Error);
+std::optional<std::string> svgView(const DependenceGraph &G, const Slice &S, std::string &Error);
 
 /// `{"version":1,"criterion":...,"direction":...,"nodes":[...],"edges":[...]}`
 std::string jsonView(const DependenceGraph &G, const Slice &S);
