@@ -130,7 +130,7 @@ void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node,
   T.Last = Node;
 }
 
-void pushOrigins(ThreadState &T, const void *Addr, unsigned long Size) {
+void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) {
   shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending);
 }
 
@@ -210,14 +210,16 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
 
 extern "C" {
 
-void sleuth_get(const void *Addr, unsigned long Size) { pushOrigins(thread(), Addr, Size); }
+void sleuth_get(const volatile void *Addr, unsigned long Size) {
+  pushOrigins(thread(), Addr, Size);
+}
 
-void *sleuth_getp(const void *Addr, unsigned long Size) {
+void *sleuth_getp(const volatile void *Addr, unsigned long Size) {
   pushOrigins(thread(), Addr, Size);
   return const_cast<void *>(Addr);
 }
 
-void sleuth_set(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size) {
+void sleuth_set(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
@@ -257,7 +259,7 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size
   return Addr;
 }
 
-int sleuth_decl(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size) {
+int sleuth_decl(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size) {
   sleuth_set(Tu, Site, Addr, Size);
   return 0;
 }
@@ -369,7 +371,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
   T.Frames.push_back(F);
 }
 
-void sleuth_param(sleuth_tu *Tu, unsigned Site, const void *Addr, unsigned long Size,
+void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,
                   unsigned Position) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);

@@ -65,13 +65,13 @@ struct sleuth_tu {
 };
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
-void sleuth_get(const void *addr, unsigned long size);
+void sleuth_get(const volatile void *addr, unsigned long size);
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
-void *sleuth_getp(const void *addr, unsigned long size);
+void *sleuth_getp(const volatile void *addr, unsigned long size);
 
 /* Writes, called after the store: node `site` depends on the pending reads (and on the old
  * value for compound sites); [addr, addr+size) now originates at `site`. */
-void sleuth_set(struct sleuth_tu *tu, unsigned site, const void *addr, unsigned long size);
+void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr, unsigned long size);
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
 /* ... and complete the innermost remembered write after the store; returns its address. */
@@ -81,7 +81,7 @@ void *sleuth_commit(void);
 void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
 /* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
  * allows where statements are not yet allowed. Returns 0. */
-int sleuth_decl(struct sleuth_tu *tu, unsigned site, const void *addr, unsigned long size);
+int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr, unsigned long size);
 /* Forget pending reads of a full expression whose value was discarded. */
 void sleuth_discard(void);
 
@@ -102,8 +102,8 @@ void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
 /* Function entry and exit. `frame_address` identifies C frames so that frames abandoned by
  * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. */
 void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key, const void *frame_address);
-void sleuth_param(struct sleuth_tu *tu, unsigned site, const void *addr, unsigned long size,
-                  unsigned position);
+void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                  unsigned long size, unsigned position);
 /* A return: node `site` depends on the pending reads; the frame is left and the caller's
  * expression now reads the return value. */
 void sleuth_ret(struct sleuth_tu *tu, unsigned site);

@@ -105,6 +105,10 @@ int main() {
   Vec2 Sum = A + B;
   Total += Sum.X * 10 + Sum.Y;
 
+  volatile int Vol = 3; // sleuth::rd and sleuth::wrote take volatile lvalues too
+  Vol = Vol + 1;
+  Total += Vol;
+
   Bits Bf{};
   Bf.Low = 9;
   Bf.High = Bf.Low + 1;
