@@ -44,12 +44,20 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   CharSourceRange RA = F.Ctx.expansionRange(Assign), RL = F.Ctx.expansionRange(L);
   if (RA.isInvalid() || RL.isInvalid())
     return false;
+  // C++20 deprecates using the result of an assignment to a volatile object: record such a
+  // write beside the statement, by address, when the target can be named again.
+  bool VolatileCxx = F.isCxx() && L->getType().isVolatileQualified();
+  if (VolatileCxx && (!F.Ctx.isDiscarded(Assign) ||
+                      L->HasSideEffects(F.Ctx.Ast, /*IncludePossibleEffects=*/false)))
+    return false;
   std::string Text = F.Ctx.text(RL);
   unsigned Flags = Assign->isCompoundAssignmentOp() ? CompoundWrite : 0;
   unsigned Site = F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Flags);
   std::string Unit = Context::unitAndSite(Site);
   bool Discarded = F.Ctx.isDiscarded(Assign);
-  if (F.isCxx()) {
+  if (VolatileCxx) {
+    F.Ctx.wrapWithWriteAfter(RA, Site, Text);
+  } else if (F.isCxx()) {
     // The assignment yields the assigned object: take its address from there, once.
     F.Ctx.wrap(RA, "sleuth::wrote(" + Unit + ", ", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
@@ -79,6 +87,8 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
   const Expr *L = IncDec->getSubExpr();
   if (!canTrackWrite(L, F))
     return false;
+  if (F.isCxx() && L->getType().isVolatileQualified())
+    return false; // deprecated on volatile objects in C++20; no wrapper may use its result
   CharSourceRange RU = F.Ctx.fileRange(IncDec), RL = F.Ctx.fileRange(L);
   if (RU.isInvalid() || RL.isInvalid())
     return false;
