@@ -146,7 +146,7 @@ int instrumentMain(int Argc, const char **Argv) {
         }
       }
     }
-    InstrumentResult Result = instrumentDependences(Request);
+    InstrumentResult Result = instrument(Request);
     if (!Result.Ok) {
       Status = fail(Result.Error);
       continue;

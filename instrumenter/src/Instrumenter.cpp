@@ -131,8 +131,10 @@ public:
       return true;
     }
     FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
-    if (FI.run())
+    if (FI.run()) {
       ++Result.Functions;
+      Result.Probes += FI.probeCount();
+    }
     else
       ++Result.Skipped;
     return true;
@@ -255,7 +257,7 @@ private:
 
 std::string runtimeIncludeDir() { return SLEUTH_RUNTIME_INCLUDE_DIR; }
 
-InstrumentResult instrumentDependences(const InstrumentRequest &Request) {
+InstrumentResult instrument(const InstrumentRequest &Request) {
   InstrumentResult Result;
   if (!llvm::sys::fs::exists(Request.File)) {
     Result.Error = Request.File + ": no such file";

@@ -121,7 +121,7 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
     Request.File = In[Index];
     Request.Arguments = ParseArgs;
     Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
-    InstrumentResult Result = instrumentDependences(Request);
+    InstrumentResult Result = instrument(Request);
     if (!Result.Ok) {
       llvm::errs() << "sleuth: warning: " << Result.Error << "; compiling it uninstrumented\n";
       continue;

@@ -1,5 +1,5 @@
 // Public interface of the instrumenter: rewrite one C or C++ source file with dependence
-// probes. Clang stays behind this boundary.
+// probes or coverage counters. Clang stays behind this boundary.
 #pragma once
 
 #include <string>
@@ -7,12 +7,19 @@
 
 namespace sleuth {
 
+/// What the rewritten file records when it runs.
+enum class InstrumentMode {
+  Dependences, // reads, writes, tests, calls… for the dynamic dependence graph (sleuth.deps)
+  Coverage,    // block, branch-outcome and CFG edge counters (sleuth.cov)
+};
+
 struct InstrumentRequest {
   std::string File;                   // the source file, as the compiler would be given it
   std::vector<std::string> Arguments; // compiler arguments (without the compiler and the file)
   std::string Directory;              // working directory of the compile command ("" = cwd)
   bool ShowDiagnostics = true;        // print Clang's diagnostics (the wrappers leave that to
                                       // the real compiler)
+  InstrumentMode Mode = InstrumentMode::Dependences;
 };
 
 struct InstrumentResult {
@@ -20,12 +27,13 @@ struct InstrumentResult {
   std::string Text;  // the rewritten source (when Ok)
   std::string Error; // one line, naming the file (when !Ok); Clang's diagnostics went to stderr
   unsigned Functions = 0; // functions instrumented
-  unsigned Sites = 0;     // static sites (nodes and call sites)
+  unsigned Sites = 0;     // static sites (nodes and call sites) or counters (coverage)
+  unsigned Probes = 0;    // probes (calls and counter increments) inserted
   unsigned Skipped = 0;   // functions left as they were (constexpr, macros, coroutines…)
 };
 
-/// Parses Request.File with Clang and returns it rewritten with dependence probes.
-InstrumentResult instrumentDependences(const InstrumentRequest &Request);
+/// Parses Request.File with Clang and returns it rewritten for Request.Mode.
+InstrumentResult instrument(const InstrumentRequest &Request);
 
 /// Where the runtime's header lives (for -I when compiling instrumented code).
 std::string runtimeIncludeDir();
