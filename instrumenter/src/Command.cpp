@@ -1,4 +1,4 @@
-// `sleuth instrument`: rewrite C/C++ sources with dependence probes.
+// `sleuth instrument`: rewrite C/C++ sources with dependence probes or coverage counters.
 #include "sleuth/instrumenter/command.h"
 #include "sleuth/instrumenter/instrumenter.h"
 
@@ -18,15 +18,18 @@ const char Usage[] =
     R"(usage: sleuth instrument [options] FILE... [-- COMPILER_ARGS...]
 
 Rewrites C and C++ sources so that the instrumented program records its dynamic data and
-control dependences (reads, writes, conditions, calls, arguments, parameters, returns).
-Line numbers are kept. Compile the result with -I<sleuth>/runtime/include and link
-libsleuth_rt.a (or let `sleuth cc` / `sleuth c++` do all of it).
+control dependences (reads, writes, conditions, calls, arguments, parameters, returns; written
+to sleuth.deps), or, in coverage mode, how often each CFG block, edge and condition outcome ran
+(written to sleuth.cov). Line numbers are kept. Compile the result with
+-I<sleuth>/runtime/include and link libsleuth_rt.a (or let `sleuth cc` / `sleuth c++` do all
+of it).
 
 options:
   -o PATH          write to PATH: a file for one input, a directory for several
                    (default: standard output, one input only)
   -p BUILD_DIR     take compiler arguments from BUILD_DIR/compile_commands.json
-  --mode deps      what to instrument (dependences; the only mode so far)
+  --mode MODE      deps (dependences, the default) or coverage (block, edge and condition
+                   counters)
   --stats          print per file how many functions and sites were instrumented
   -h, --help       this text
 )";
@@ -74,6 +77,7 @@ int instrumentMain(int Argc, const char **Argv) {
   std::vector<std::string> Files, CompilerArgs;
   std::string Output, BuildDir;
   bool HaveCompilerArgs = false, Stats = false;
+  InstrumentMode Mode = InstrumentMode::Dependences;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--") {
@@ -94,8 +98,12 @@ int instrumentMain(int Argc, const char **Argv) {
         Output = V;
       else if (A == "-p")
         BuildDir = V;
-      else if (V != "deps")
-        return fail("unknown mode '" + V + "' (known: deps)");
+      else if (V == "deps")
+        Mode = InstrumentMode::Dependences;
+      else if (V == "coverage")
+        Mode = InstrumentMode::Coverage;
+      else
+        return fail("unknown mode '" + V + "' (known: deps, coverage)");
       continue;
     }
     if (A == "--stats") {
@@ -125,6 +133,7 @@ int instrumentMain(int Argc, const char **Argv) {
   for (const std::string &File : Files) {
     InstrumentRequest Request;
     Request.File = File;
+    Request.Mode = Mode;
     if (Database) {
       llvm::SmallString<256> Absolute(File);
       llvm::sys::fs::make_absolute(Absolute);
@@ -153,7 +162,9 @@ int instrumentMain(int Argc, const char **Argv) {
     }
     if (Stats)
       llvm::errs() << File << ": " << Result.Functions << " functions, " << Result.Sites
-                   << " sites, " << Result.Skipped << " functions left as they were\n";
+                   << (Mode == InstrumentMode::Coverage ? " counters, " : " sites, ")
+                   << Result.Probes << " probes, " << Result.Skipped
+                   << " functions left as they were\n";
     if (Output.empty()) {
       llvm::outs() << Result.Text;
       continue;

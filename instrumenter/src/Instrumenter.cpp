@@ -4,6 +4,7 @@
 
 #include "Context.h"
 #include "FunctionInstrumenter.h"
+#include "coverage/FunctionCoverage.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -90,7 +91,9 @@ private:
 /// Finds the functions to instrument: bodies written in the main file, not constexpr.
 class FunctionFinder : public RecursiveASTVisitor<FunctionFinder> {
 public:
-  explicit FunctionFinder(Context &Ctx, InstrumentResult &Result) : Ctx(Ctx), Result(Result) {}
+  /// Coverage is null in dependence mode.
+  FunctionFinder(Context &Ctx, CoverageTable *Coverage, InstrumentResult &Result)
+      : Ctx(Ctx), Coverage(Coverage), Result(Result) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -130,25 +133,37 @@ public:
       ++Result.Skipped;
       return true;
     }
+    if (Coverage) {
+      FunctionCoverage FC(Ctx, *Coverage, F, FunctionInstrumenter::displayName(F));
+      if (FC.run()) {
+        ++Result.Functions;
+        Result.Probes += FC.probes();
+      } else {
+        ++Result.Skipped;
+      }
+      return true;
+    }
     FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
     if (FI.run()) {
       ++Result.Functions;
       Result.Probes += FI.probeCount();
-    }
-    else
+    } else {
       ++Result.Skipped;
+    }
     return true;
   }
 
 private:
   Context &Ctx;
+  CoverageTable *Coverage;
   InstrumentResult &Result;
 };
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Result(Result) {}
+  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
+           InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Mode(Mode), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -156,8 +171,12 @@ public:
     SourceManager &SM = Ast.getSourceManager();
     Rewriter Rewrite(SM, Ast.getLangOpts());
     SiteTable Sites;
-    Context Ctx(Ast, Rewrite, Sites, Asserts);
-    FunctionFinder Finder(Ctx, Result);
+    CoverageTable Coverage;
+    // Coverage mode leaves assert() alone: its argument is no different from any other macro's.
+    std::vector<AssertInvocation> NoAsserts;
+    bool IsCoverage = Mode == InstrumentMode::Coverage;
+    Context Ctx(Ast, Rewrite, Sites, IsCoverage ? NoAsserts : Asserts);
+    FunctionFinder Finder(Ctx, IsCoverage ? &Coverage : nullptr, Result);
     Finder.TraverseDecl(Ast.getTranslationUnitDecl());
     Ctx.applyEdits();
     FileID Main = SM.getMainFileID();
@@ -171,28 +190,35 @@ public:
       Body.assign(B->begin(), B->end());
     else
       Body = SM.getBufferData(Main).str();
-    Result.Text = Sites.prologue(std::string(Absolute), Path, Ctx.isC()) + Body;
-    Result.Sites = unsigned(Sites.size());
+    if (IsCoverage) {
+      Result.Text = Coverage.prologue(std::string(Absolute), Path, Body) + Body;
+      Result.Sites = Coverage.numCounters();
+    } else {
+      Result.Text = Sites.prologue(std::string(Absolute), Path, Ctx.isC()) + Body;
+      Result.Sites = unsigned(Sites.size());
+    }
     Result.Ok = true;
   }
 
 private:
   CompilerInstance &CI;
   std::vector<AssertInvocation> &Asserts;
+  InstrumentMode Mode;
   InstrumentResult &Result;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  explicit Action(InstrumentResult &Result) : Result(Result) {}
+  Action(InstrumentMode Mode, InstrumentResult &Result) : Mode(Mode), Result(Result) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
-    return std::make_unique<Consumer>(CI, Asserts, Result);
+    return std::make_unique<Consumer>(CI, Asserts, Mode, Result);
   }
 
 private:
+  InstrumentMode Mode;
   InstrumentResult &Result;
   std::vector<AssertInvocation> Asserts;
 };
@@ -245,10 +271,13 @@ private:
 
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
-  explicit ActionFactory(InstrumentResult &Result) : Result(Result) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(Result); }
+  ActionFactory(InstrumentMode Mode, InstrumentResult &Result) : Mode(Mode), Result(Result) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(Mode, Result);
+  }
 
 private:
+  InstrumentMode Mode;
   InstrumentResult &Result;
 };
 
@@ -272,7 +301,7 @@ InstrumentResult instrument(const InstrumentRequest &Request) {
   std::string Directory = Request.Directory.empty() ? "." : Request.Directory;
   tooling::FixedCompilationDatabase Database(Directory, Args);
   tooling::ClangTool Tool(Database, {Request.File});
-  instrumenter::ActionFactory Factory(Result);
+  instrumenter::ActionFactory Factory(Request.Mode, Result);
   instrumenter::FirstErrorConsumer Diagnostics(Request.ShowDiagnostics);
   Tool.setDiagnosticConsumer(&Diagnostics);
   Tool.setPrintErrorMessage(false);

@@ -1,6 +1,8 @@
-// Writing the dependence file (docs/dependence-format.md) at exit and from fatal-signal
-// handlers. The writer does no allocation and uses only write(2)/rename(2), so that a crashing
-// program still leaves its graph; the file appears under its final name only when complete.
+// Writing the output files at exit and from fatal-signal handlers: the dependence file
+// (docs/dependence-format.md) here, the coverage file (docs/coverage-format.md) in coverage.cpp.
+// The writer does no allocation and uses only write(2)/rename(2), so that a crashing program still
+// leaves its graph; the file appears under its final name only when complete.
+#include "fd_writer.h"
 #include "state.h"
 
 #include <atomic>
@@ -14,75 +16,6 @@
 
 namespace sleuth::rt {
 namespace {
-
-class FdWriter {
-public:
-  explicit FdWriter(int Fd) : Fd(Fd) {}
-  ~FdWriter() { flush(); }
-
-  FdWriter &str(const char *S) {
-    while (*S)
-      put(*S++);
-    return *this;
-  }
-  // Text fields: space, %, tab, CR and LF are percent-encoded.
-  FdWriter &field(const char *S) {
-    if (!S || !*S)
-      return str("?");
-    for (; *S; ++S) {
-      char C = *S;
-      if (C == ' ' || C == '%' || C == '\t' || C == '\r' || C == '\n') {
-        static const char Hex[] = "0123456789ABCDEF";
-        put('%');
-        put(Hex[(unsigned char)C >> 4]);
-        put(Hex[C & 15]);
-      } else {
-        put(C);
-      }
-    }
-    return *this;
-  }
-  FdWriter &num(unsigned long long V) {
-    char Digits[24];
-    int N = 0;
-    do {
-      Digits[N++] = char('0' + V % 10);
-      V /= 10;
-    } while (V);
-    while (N)
-      put(Digits[--N]);
-    return *this;
-  }
-  FdWriter &sp() { return put(' '); }
-  FdWriter &nl() { return put('\n'); }
-  bool ok() const { return !Failed; }
-  void flush() {
-    size_t Done = 0;
-    while (Done < Used && !Failed) {
-      ssize_t N = ::write(Fd, Buffer + Done, Used - Done);
-      if (N < 0) {
-        if (errno == EINTR)
-          continue;
-        Failed = true;
-      } else {
-        Done += size_t(N);
-      }
-    }
-    Used = 0;
-  }
-
-private:
-  FdWriter &put(char C) {
-    if (Used == sizeof(Buffer))
-      flush();
-    Buffer[Used++] = C;
-    return *this;
-  }
-  int Fd;
-  char Buffer[1 << 16];
-  size_t Used = 0;
-  bool Failed = false;
-};
 
 const char *kindName(unsigned Kind) {
   switch (Kind) {
@@ -173,12 +106,13 @@ const char *outputPath() {
   return P && *P ? P : "sleuth.deps";
 }
 
-void onExit(int Status, void *) { writeDependenceFile(WriteReason::Exit, Status); }
+void onExit(int Status, void *) { writeOutputFiles(WriteReason::Exit, Status); }
 
-const int FatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// SIGTERM too: a test runner that times a program out still gets its files.
+const int FatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
 
 void onFatalSignal(int Signal) {
-  writeDependenceFile(WriteReason::Signal, Signal);
+  writeOutputFiles(WriteReason::Signal, Signal);
   // The handler was installed with SA_RESETHAND: re-raising kills the program as before.
   raise(Signal);
 }
@@ -195,10 +129,9 @@ void readProgramName() {
 } // namespace
 
 void installExitHandlers() {
-  static bool Installed = false; // called under the registry mutex
-  if (Installed)
+  static std::atomic<bool> Installed{false};
+  if (Installed.exchange(true))
     return;
-  Installed = true;
   readProgramName();
   on_exit(onExit, nullptr);
   // An alternate stack so that a stack overflow can still be reported.
@@ -220,16 +153,22 @@ void installExitHandlers() {
   }
 }
 
-void writeDependenceFile(WriteReason Reason, int Code) {
-  if (Reason != WriteReason::Explicit && FinalWriteDone.exchange(true))
-    return;
-  const char *Path = outputPath();
+void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWriter &, void *),
+                         void *Arg) {
+  auto Complain = [What](const char *Name) {
+    const char *Msg = "sleuth: cannot write the ";
+    (void)!::write(2, Msg, std::strlen(Msg));
+    (void)!::write(2, What, std::strlen(What));
+    (void)!::write(2, " file ", 6);
+    (void)!::write(2, Name, std::strlen(Name));
+    (void)!::write(2, "\n", 1);
+  };
   char Temp[4200];
   {
     // "<path>.tmp.<pid>" without snprintf (not async-signal-safe in general).
     size_t L = std::strlen(Path);
     if (L > 4000)
-      return;
+      return Complain(Path);
     std::memcpy(Temp, Path, L);
     std::memcpy(Temp + L, ".tmp.", 5);
     L += 5;
@@ -242,19 +181,13 @@ void writeDependenceFile(WriteReason Reason, int Code) {
     Temp[L] = '\0';
   }
   int Fd = open(Temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (Fd < 0) {
-    const char *Msg = "sleuth: cannot write the dependence file ";
-    (void)!::write(2, Msg, std::strlen(Msg));
-    (void)!::write(2, Temp, std::strlen(Temp));
-    (void)!::write(2, "\n", 1);
-    return;
-  }
+  if (Fd < 0)
+    return Complain(Temp);
   bool Ok;
   {
-    static FdWriter *W = nullptr;
     alignas(FdWriter) static char Storage[sizeof(FdWriter)];
-    W = new (Storage) FdWriter(Fd);
-    emitDependences(*W, Reason, Code);
+    FdWriter *W = new (Storage) FdWriter(Fd);
+    Emit(*W, Arg);
     W->flush();
     Ok = W->ok();
     W->~FdWriter();
@@ -262,11 +195,32 @@ void writeDependenceFile(WriteReason Reason, int Code) {
   Ok = close(Fd) == 0 && Ok;
   if (!Ok || rename(Temp, Path) != 0) {
     unlink(Temp);
-    const char *Msg = "sleuth: cannot write the dependence file ";
-    (void)!::write(2, Msg, std::strlen(Msg));
-    (void)!::write(2, Path, std::strlen(Path));
-    (void)!::write(2, "\n", 1);
+    Complain(Path);
   }
+}
+
+void writeDependenceFile(WriteReason Reason, int Code) {
+  struct Args {
+    WriteReason Reason;
+    int Code;
+  } A{Reason, Code};
+  writeFileAtomically(
+      outputPath(), "dependence",
+      [](FdWriter &W, void *P) {
+        auto *A = static_cast<Args *>(P);
+        emitDependences(W, A->Reason, A->Code);
+      },
+      &A);
+}
+
+const char *programName() { return ProgramName; }
+
+void writeOutputFiles(WriteReason Reason, int Code) {
+  if (Reason != WriteReason::Explicit && FinalWriteDone.exchange(true))
+    return;
+  if (hasDependenceUnits())
+    writeDependenceFile(Reason, Code);
+  writeCoverageFile(Reason, Code);
 }
 
 } // namespace sleuth::rt

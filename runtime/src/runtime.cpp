@@ -81,6 +81,8 @@ void registerUnit(sleuth_tu *Tu) {
   __atomic_store_n(&Tu->base, Base + 1, __ATOMIC_RELEASE);
 }
 
+bool hasDependenceUnits() { return !registry().Units.empty(); }
+
 inline unsigned nodeOf(sleuth_tu *Tu, unsigned Site) {
   unsigned Base = __atomic_load_n(&Tu->base, __ATOMIC_ACQUIRE);
   if (__builtin_expect(Base == 0, 0)) {

@@ -104,6 +104,12 @@ ShadowMemory &shadow();
 
 enum class WriteReason { Exit, Signal, Explicit };
 void installExitHandlers();
+/// At exit or on a fatal signal (once), or on request: the dependence file if any unit of
+/// dependence mode registered, the coverage file if any unit of coverage mode did.
+void writeOutputFiles(WriteReason Reason, int Code);
 void writeDependenceFile(WriteReason Reason, int Code);
+void writeCoverageFile(WriteReason Reason, int Code); // coverage.cpp; nothing without units
+bool hasDependenceUnits();
+const char *programName(); // argv[0] as read at start-up
 
 } // namespace sleuth::rt

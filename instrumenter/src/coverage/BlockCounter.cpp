@@ -1,0 +1,91 @@
+#include "Counters.h"
+
+#include "CoverageTable.h"
+
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+namespace {
+
+/// A statement's text range in the main file: a plain file range, or whole macro expansions
+/// (`FREE(p);`) but never text inside a macro argument, which the macro may stringize.
+CharSourceRange statementText(Context &Ctx, const Stmt *S) {
+  CharSourceRange R = Ctx.fileRange(S);
+  if (R.isValid())
+    return R;
+  SourceLocation B = S->getBeginLoc(), E = S->getEndLoc();
+  if (Ctx.SM.isMacroArgExpansion(B) || Ctx.SM.isMacroArgExpansion(E))
+    return {};
+  return Ctx.expansionRange(S);
+}
+
+/// Extends R over the `;` that ends the statement, if one follows.
+CharSourceRange withSemicolon(Context &Ctx, CharSourceRange R) {
+  std::optional<Token> Next =
+      Lexer::findNextToken(R.getEnd().getLocWithOffset(-1), Ctx.SM, Ctx.Ast.getLangOpts());
+  if (!Next || Next->isNot(tok::semi))
+    return R;
+  bool Invalid = false;
+  StringRef Between =
+      Lexer::getSourceText(CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), Ctx.SM,
+                           Ctx.Ast.getLangOpts(), &Invalid);
+  if (Invalid || !Between.trim().empty())
+    return R;
+  return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
+}
+
+bool isLabel(const Stmt *S) { return isa<CaseStmt, DefaultStmt, LabelStmt>(S); }
+
+} // namespace
+
+std::string BlockCounter::increment(unsigned Counter) {
+  return std::string("++") + CounterArray + "[" + std::to_string(Counter) + "]";
+}
+
+bool BlockCounter::instrumentEntry(Context &Ctx, const CompoundStmt *Body, unsigned Counter) {
+  CharSourceRange R = Ctx.fileRange(Body);
+  if (R.isInvalid())
+    return false;
+  SourceLocation AfterBrace = R.getBegin().getLocWithOffset(1);
+  // In C a declaration is allowed where statements are not yet (C89); the variable is
+  // function-scoped, so its name only has to differ from the program's.
+  if (Ctx.isC())
+    Ctx.insertBefore(AfterBrace, " __attribute__((unused)) unsigned long __sleuth_cov_entry = " +
+                                     increment(Counter) + ";");
+  else
+    Ctx.insertBefore(AfterBrace, " " + increment(Counter) + ";");
+  return true;
+}
+
+bool BlockCounter::instrument(Context &Ctx, const Stmt *T, const Stmt *Parent, unsigned Counter) {
+  CharSourceRange R = statementText(Ctx, T);
+  if (R.isInvalid())
+    return false;
+  if (isa<CompoundStmt>(Parent) || isLabel(Parent)) {
+    if (isa<DeclStmt>(T)) {
+      if (!isa<CompoundStmt>(Parent))
+        return false; // C before C23 has no declarations after labels
+      if (Ctx.isC()) {
+        Ctx.insertBefore(R.getBegin(), "__attribute__((unused)) unsigned long __sleuth_cov_b" +
+                                           std::to_string(Counter) + " = " + increment(Counter) +
+                                           "; ");
+        return true;
+      }
+    }
+    Ctx.insertBefore(R.getBegin(), increment(Counter) + "; ");
+    return true;
+  }
+  if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, CXXForRangeStmt>(Parent)) {
+    if (isa<DeclStmt>(T))
+      return false;
+    CharSourceRange Whole = withSemicolon(Ctx, R);
+    Ctx.wrap(Whole, "{ " + increment(Counter) + "; ", " }");
+    return true;
+  }
+  return false;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,34 @@
+#include "Counters.h"
+
+#include "CoverageTable.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+CharSourceRange ConditionCounter::range(Context &Ctx, const Expr *Condition) {
+  CharSourceRange R = Ctx.fileRange(Condition);
+  if (R.isValid())
+    return R;
+  // A whole macro expansion (`if (IS_EMPTY(s))`) may be wrapped; text inside a macro argument
+  // may not (the macro could stringize it).
+  SourceLocation B = Condition->getBeginLoc(), E = Condition->getEndLoc();
+  if (Ctx.SM.isMacroArgExpansion(B) || Ctx.SM.isMacroArgExpansion(E))
+    return {};
+  return Ctx.expansionRange(Condition);
+}
+
+bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned TrueCounter,
+                                  unsigned FalseCounter) {
+  CharSourceRange R = range(Ctx, Condition);
+  if (R.isInvalid())
+    return false;
+  // No comma operator (-Wcomma) and no cast (-Wold-style-cast): an incremented counter is
+  // never 0, so the comparisons give the outcome back.
+  Ctx.wrap(R, "((",
+           ") ? " + BlockCounter::increment(TrueCounter) +
+               " != 0 : " + BlockCounter::increment(FalseCounter) + " == 0)");
+  return true;
+}
+
+} // namespace sleuth::instrumenter

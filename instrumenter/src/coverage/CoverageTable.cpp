@@ -1,0 +1,101 @@
+#include "CoverageTable.h"
+
+#include "../SiteTable.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <cstdio>
+#include <map>
+
+namespace sleuth::instrumenter {
+namespace {
+
+/// Appends `N, v1, ..., vN` to Pool and returns where it starts.
+template <class Range> unsigned addList(std::vector<unsigned> &Pool, const Range &Values) {
+  unsigned At = unsigned(Pool.size());
+  Pool.push_back(unsigned(Values.size()));
+  Pool.insert(Pool.end(), Values.begin(), Values.end());
+  return At;
+}
+
+unsigned addFormula(std::vector<unsigned> &Pool, const CountFormula &F) {
+  std::vector<unsigned> Terms;
+  for (auto [Counter, Coefficient] : F) {
+    // Coefficients are ±1 in practice; larger ones repeat the term.
+    for (int I = 0; I < (Coefficient < 0 ? -Coefficient : Coefficient); ++I)
+      Terms.push_back(2 * Counter + (Coefficient < 0 ? 1 : 0));
+  }
+  return addList(Pool, Terms);
+}
+
+std::string array(const char *Type, const char *Name, const std::vector<unsigned> &Values) {
+  std::string Out = std::string("static const ") + Type + " " + Name + "[] = {";
+  for (size_t I = 0; I < Values.size(); ++I) {
+    Out += std::to_string(Values[I]);
+    Out += (I + 1) % 24 == 0 ? ",\n  " : ", ";
+  }
+  return Out + "0};\n"; // C forbids empty initializer lists
+}
+
+} // namespace
+
+std::string CoverageTable::prologue(const std::string &AbsolutePath,
+                                    const std::string &LineDirectivePath,
+                                    const std::string &Body) const {
+  std::vector<unsigned> Pool, Funcs, BlockTable, EdgeTable, CondTable, LineTable;
+  for (const CoverageFunction &F : Functions)
+    Funcs.insert(Funcs.end(), {F.BeginLine, F.EndLine, F.Entry, F.Exit});
+  std::map<unsigned, std::vector<unsigned>> BlocksOfLine;
+  for (size_t B = 0; B < Blocks.size(); ++B) {
+    const CoverageBlock &Block = Blocks[B];
+    unsigned Formula = addFormula(Pool, Block.Count);
+    BlockTable.insert(BlockTable.end(), {Block.Function, Formula, addList(Pool, Block.Lines)});
+    for (unsigned L : Block.Lines)
+      BlocksOfLine[L].push_back(unsigned(B));
+  }
+  for (const CoverageEdge &E : Edges)
+    EdgeTable.insert(EdgeTable.end(), {E.From, E.To, unsigned(E.Kind), addFormula(Pool, E.Count)});
+  for (const CoverageCondition &C : Conditions)
+    CondTable.insert(CondTable.end(), {C.Block, C.Line, C.Column, C.EndLine, C.EndColumn,
+                                       C.TrueCounter, C.FalseCounter});
+  for (auto &[Line, Blocks] : BlocksOfLine)
+    LineTable.insert(LineTable.end(), {Line, addList(Pool, Blocks)});
+
+  std::string Tables;
+  Tables += "static unsigned long " + std::string(CounterArray) + "[" +
+            std::to_string(NumCounters ? NumCounters : 1) + "];\n";
+  Tables += "static const char *const __sleuth_cov_names[] = {";
+  for (const CoverageFunction &F : Functions)
+    Tables += cStringLiteral(F.Name) + ", ";
+  Tables += "0};\n";
+  Tables += array("unsigned", "__sleuth_cov_funcs", Funcs);
+  Tables += array("unsigned", "__sleuth_cov_blocks", BlockTable);
+  Tables += array("unsigned", "__sleuth_cov_edges", EdgeTable);
+  Tables += array("unsigned", "__sleuth_cov_conds", CondTable);
+  Tables += array("unsigned", "__sleuth_cov_lines", LineTable);
+  Tables += array("unsigned", "__sleuth_cov_pool", Pool);
+
+  // The build hash: the same source instrumented the same way gives the same tables.
+  char Hash[17];
+  std::snprintf(Hash, sizeof Hash, "%016llx",
+                (unsigned long long)llvm::xxh3_64bits(Tables + AbsolutePath + Body));
+
+  std::string Out;
+  Out += "#include \"sleuth/coverage.h\"\n";
+  Out += Tables;
+  Out += "static struct sleuth_cov_unit __sleuth_cov_unit = {" + cStringLiteral(AbsolutePath) +
+         ", \"" + Hash + "\", " + CounterArray + ", " + std::to_string(NumCounters) +
+         "u, __sleuth_cov_names, __sleuth_cov_funcs, " + std::to_string(Functions.size()) +
+         "u, __sleuth_cov_blocks, " + std::to_string(Blocks.size()) + "u, __sleuth_cov_edges, " +
+         std::to_string(Edges.size()) + "u, __sleuth_cov_conds, " +
+         std::to_string(Conditions.size()) + "u, __sleuth_cov_lines, " +
+         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool, 0};\n";
+  // A constructor registers the unit even if none of its code runs: its lines still count as
+  // executable (with count 0).
+  Out += "static void __sleuth_cov_init(void) __attribute__((constructor));\n";
+  Out += "static void __sleuth_cov_init(void) { sleuth_cov_register(&__sleuth_cov_unit); }\n";
+  Out += "#line 1 " + cStringLiteral(LineDirectivePath) + "\n";
+  return Out;
+}
+
+} // namespace sleuth::instrumenter

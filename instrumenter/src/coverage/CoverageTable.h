@@ -1,0 +1,63 @@
+// The static description of one translation unit in coverage mode: counters, functions, CFG
+// blocks and edges with their count formulas, conditions and executable lines. Emitted into the
+// rewritten file as the tables of `struct sleuth_cov_unit` (runtime/include/sleuth/coverage.h).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sleuth::instrumenter {
+
+/// A count expressed as a signed sum of counters: {counter -> coefficient}.
+using CountFormula = std::map<unsigned, int>;
+
+enum class EdgeKind : unsigned { Seq = 0, True = 1, False = 2, Case = 3 };
+
+struct CoverageFunction {
+  unsigned BeginLine = 0, EndLine = 0;
+  unsigned Entry = 0, Exit = 0; // block ids
+  std::string Name;
+};
+
+struct CoverageBlock {
+  unsigned Function = 0;
+  CountFormula Count;
+  std::vector<unsigned> Lines; // sorted, unique
+};
+
+struct CoverageEdge {
+  unsigned From = 0, To = 0;
+  EdgeKind Kind = EdgeKind::Seq;
+  CountFormula Count;
+};
+
+struct CoverageCondition {
+  unsigned Block = 0;
+  unsigned Line = 0, Column = 0, EndLine = 0, EndColumn = 0;
+  unsigned TrueCounter = 0, FalseCounter = 0;
+};
+
+class CoverageTable {
+public:
+  unsigned newCounter() { return NumCounters++; }
+  unsigned numCounters() const { return NumCounters; }
+
+  std::vector<CoverageFunction> Functions;
+  std::vector<CoverageBlock> Blocks;
+  std::vector<CoverageEdge> Edges;
+  std::vector<CoverageCondition> Conditions;
+
+  /// The declarations that go before the first line of the rewritten file. Body is the
+  /// rewritten text that follows (it goes into the build hash).
+  std::string prologue(const std::string &AbsolutePath, const std::string &LineDirectivePath,
+                       const std::string &Body) const;
+
+private:
+  unsigned NumCounters = 0;
+};
+
+/// The name of the counter array in rewritten files.
+inline constexpr const char *CounterArray = "__sleuth_cov";
+
+} // namespace sleuth::instrumenter

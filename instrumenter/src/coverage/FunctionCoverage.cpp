@@ -1,0 +1,451 @@
+#include "FunctionCoverage.h"
+
+#include "Counters.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/CFG.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+namespace {
+
+const Stmt *firstStatement(const CFGBlock &B) {
+  for (const CFGElement &E : B)
+    if (std::optional<CFGStmt> S = E.getAs<CFGStmt>())
+      return S->getStmt();
+  return nullptr;
+}
+
+const Stmt *lastStatement(const CFGBlock &B) {
+  if (const Stmt *T = B.getTerminatorStmt())
+    return T;
+  for (auto I = B.rbegin(); I != B.rend(); ++I)
+    if (std::optional<CFGStmt> S = I->getAs<CFGStmt>())
+      return S->getStmt();
+  return nullptr;
+}
+
+/// True if Child is evaluated only on one outcome of Parent's condition.
+bool isConditionalOperand(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *C = dyn_cast<ConditionalOperator>(Parent))
+    return Child == C->getTrueExpr() || Child == C->getFalseExpr();
+  if (const auto *C = dyn_cast<BinaryConditionalOperator>(Parent))
+    return Child == C->getFalseExpr();
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+    return B->isLogicalOp() && Child == B->getRHS();
+  return false;
+}
+
+/// True if Child stands where a statement stands: in a block, or as the body of a control
+/// statement or a label.
+bool isStatementPosition(const Stmt *Parent, const Stmt *Child) {
+  if (isa<CompoundStmt, CaseStmt, DefaultStmt, LabelStmt>(Parent))
+    return true;
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return Child == If->getThen() || Child == If->getElse();
+  if (const auto *W = dyn_cast<WhileStmt>(Parent))
+    return Child == W->getBody();
+  if (const auto *F = dyn_cast<ForStmt>(Parent))
+    return Child == F->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(Parent))
+    return Child == D->getBody();
+  if (const auto *F = dyn_cast<CXXForRangeStmt>(Parent))
+    return Child == F->getBody();
+  return false;
+}
+
+/// The expression whose value decides the branch at the end of a block: the terminator's
+/// condition, and for `a && b` (whose left operand has a block of its own) the right operand.
+const Expr *decidingExpression(const CFGBlock &B, ASTContext &Ast) {
+  const Stmt *T = B.getTerminatorStmt();
+  if (!T || B.succ_size() != 2)
+    return nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(T)) {
+    if (If->isConstexpr() || If->isConsteval() || If->getConditionVariable())
+      return nullptr;
+  } else if (const auto *W = dyn_cast<WhileStmt>(T)) {
+    if (W->getConditionVariable())
+      return nullptr;
+  } else if (const auto *F = dyn_cast<ForStmt>(T)) {
+    if (F->getConditionVariable())
+      return nullptr;
+  } else if (!isa<DoStmt, ConditionalOperator, BinaryOperator>(T)) {
+    return nullptr; // range-for, `?:` without middle operand, switch, indirect goto…
+  }
+  const Stmt *C = const_cast<CFGBlock &>(B).getTerminatorCondition(/*StripParens=*/false);
+  const auto *E = dyn_cast_or_null<Expr>(C);
+  while (E) {
+    const auto *Op = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!Op || !Op->isLogicalOp())
+      break;
+    E = Op->getRHS();
+  }
+  if (!E)
+    return nullptr;
+  // `while (1)`, `for (;;)`-style constants: nothing to learn, and no need to slow the loop.
+  if (!E->isValueDependent() && !E->isTypeDependent() && E->isIntegerConstantExpr(Ast))
+    return nullptr;
+  return E;
+}
+
+/// Solves the flow equations for the blocks and edges whose counts are not measured.
+class FlowSolver {
+public:
+  FlowSolver(const CFG &Graph) : Graph(Graph) {
+    Blocks.resize(Graph.getNumBlockIDs());
+    for (const CFGBlock *B : Graph)
+      for (auto I = B->succ_begin(); I != B->succ_end(); ++I)
+        if (const CFGBlock *To = I->getReachableBlock()) {
+          unsigned Id = unsigned(Edges.size());
+          Edges.push_back(Edge{B->getBlockID(), To->getBlockID(), std::nullopt});
+          Blocks[B->getBlockID()].Out.push_back(Id);
+          Blocks[To->getBlockID()].In.push_back(Id);
+          EdgeIds[{B->getBlockID(), unsigned(I - B->succ_begin())}] = Id;
+        }
+    for (const CFGBlock *B : Graph)
+      if (B->hasNoReturnElement())
+        NoReturn.insert(B->getBlockID());
+  }
+
+  struct Edge {
+    unsigned From, To;
+    std::optional<CountFormula> Count;
+  };
+  struct Block {
+    std::vector<unsigned> In, Out;
+    std::optional<CountFormula> Count;
+  };
+
+  std::vector<Block> Blocks;
+  std::vector<Edge> Edges;
+  std::map<std::pair<unsigned, unsigned>, unsigned> EdgeIds; // (block, successor index) -> edge
+
+  static CountFormula counter(unsigned C) { return CountFormula{{C, 1}}; }
+
+  void solve() {
+    while (true) {
+      if (exactStep())
+        continue;
+      if (approximateStep())
+        continue;
+      // Whatever is left cannot be told apart (two unmeasured ways into one block, conditions
+      // inside macros): count one unknown edge as never taken and go on. Ways into a block
+      // that ends the program (an assert's failure branch) are the safest guess.
+      bool Guessed = false;
+      for (int Pass = 0; Pass < 2 && !Guessed; ++Pass)
+        for (Edge &E : Edges)
+          if (!E.Count && (Pass == 1 || NoReturn.count(E.To))) {
+            E.Count = CountFormula{};
+            Guessed = true;
+            break;
+          }
+      if (!Guessed) {
+        for (Block &B : Blocks)
+          if (!B.Count)
+            B.Count = CountFormula{};
+        return;
+      }
+    }
+  }
+
+private:
+  const CFG &Graph;
+
+  static void add(CountFormula &Sum, const CountFormula &F, int Sign) {
+    for (auto [C, K] : F) {
+      int &Slot = Sum[C];
+      Slot += Sign * K;
+      if (Slot == 0)
+        Sum.erase(C);
+    }
+  }
+
+  bool allKnown(const std::vector<unsigned> &Ids, unsigned Except = ~0u) const {
+    for (unsigned E : Ids)
+      if (E != Except && !Edges[E].Count)
+        return false;
+    return true;
+  }
+
+  CountFormula sum(const std::vector<unsigned> &Ids, unsigned Except = ~0u) const {
+    CountFormula S;
+    for (unsigned E : Ids)
+      if (E != Except)
+        add(S, *Edges[E].Count, 1);
+    return S;
+  }
+
+  // Rules that hold in every run: a block is entered through its incoming edges; a block
+  // whose condition is counted ran as often as the condition's outcomes.
+  bool exactStep() {
+    bool Changed = false;
+    for (unsigned B = 0; B < Blocks.size(); ++B) {
+      Block &Blk = Blocks[B];
+      if (!Blk.Count && !Blk.In.empty() && allKnown(Blk.In)) {
+        Blk.Count = sum(Blk.In);
+        Changed = true;
+      }
+      if (!Blk.Count && Blk.Out.size() == 2 && allKnown(Blk.Out) && Counted.count(B)) {
+        Blk.Count = sum(Blk.Out);
+        Changed = true;
+      }
+      if (Blk.Count)
+        for (unsigned E : Blk.In)
+          if (!Edges[E].Count && allKnown(Blk.In, E)) {
+            CountFormula F = *Blk.Count;
+            add(F, sum(Blk.In, E), -1);
+            Edges[E].Count = F;
+            Changed = true;
+          }
+    }
+    return Changed;
+  }
+
+  // A block is left through its outgoing edges, unless the run ended inside it.
+  bool approximateStep() {
+    for (unsigned B = 0; B < Blocks.size(); ++B) {
+      Block &Blk = Blocks[B];
+      if (!Blk.Count && !Blk.Out.empty() && allKnown(Blk.Out)) {
+        Blk.Count = sum(Blk.Out);
+        return true;
+      }
+      if (!Blk.Count)
+        continue;
+      for (unsigned E : Blk.Out)
+        if (!Edges[E].Count && allKnown(Blk.Out, E)) {
+          CountFormula F = *Blk.Count;
+          add(F, sum(Blk.Out, E), -1);
+          Edges[E].Count = F;
+          return true;
+        }
+    }
+    return false;
+  }
+
+public:
+  std::set<unsigned> Counted;  // blocks whose condition outcomes are counted
+  std::set<unsigned> NoReturn; // blocks that end in a call that does not return
+};
+
+} // namespace
+
+FunctionCoverage::FunctionCoverage(Context &Ctx, CoverageTable &Table, const FunctionDecl *Function,
+                                   std::string Name)
+    : Ctx(Ctx), Table(Table), Function(Function), Name(std::move(Name)) {}
+
+bool FunctionCoverage::run() {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Function->getBody());
+  if (!Body || Ctx.fileRange(Body).isInvalid())
+    return false;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(Function, const_cast<CompoundStmt *>(Body), &Ctx.Ast, Options);
+  if (!Graph)
+    return false;
+  ParentMap Parents(const_cast<CompoundStmt *>(Body));
+  auto IsInside = [&](const Stmt *S, const Stmt *Ancestor) {
+    for (; S; S = Parents.getParent(S))
+      if (S == Ancestor)
+        return true;
+    return false;
+  };
+  // True if every way into block B comes from outside statement T (so B begins where T does).
+  std::function<bool(const CFGBlock &, const Stmt *, unsigned)> EnteredFromOutside =
+      [&](const CFGBlock &B, const Stmt *T, unsigned Depth) {
+        for (const CFGBlock *P : B.preds()) {
+          if (!P)
+            continue;
+          if (P == &Graph->getEntry())
+            continue;
+          const Stmt *Last = lastStatement(*P);
+          if (!Last) {
+            if (Depth > 8 || !EnteredFromOutside(*P, T, Depth + 1))
+              return false;
+            continue;
+          }
+          if (IsInside(Last, T))
+            return false;
+        }
+        return true;
+      };
+
+  SourceLocation Begin = Ctx.SM.getFileLoc(Function->getBeginLoc());
+  CoverageFunction Fn;
+  Fn.BeginLine = Ctx.SM.getSpellingLineNumber(Begin);
+  Fn.EndLine = Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc()));
+  Fn.Name = Name;
+  unsigned FunctionId = unsigned(Table.Functions.size());
+  unsigned BlockBase = unsigned(Table.Blocks.size());
+  Fn.Entry = BlockBase + Graph->getEntry().getBlockID();
+  Fn.Exit = BlockBase + Graph->getExit().getBlockID();
+
+  FlowSolver Solver(*Graph);
+  // Edits are queued in post-order (inner first): conditions, then statements, each sorted by
+  // the length of what they wrap.
+  struct Placement {
+    unsigned Length;
+    std::function<bool()> Apply;
+  };
+  std::vector<Placement> ConditionEdits, StatementEdits;
+
+  unsigned EntryCounter = Table.newCounter();
+  Solver.Blocks[Graph->getEntry().getBlockID()].Count = FlowSolver::counter(EntryCounter);
+  std::vector<CoverageCondition> Conditions;
+  const CFGBlock *Entry = &Graph->getEntry();
+  // Conditions first: a block entered only from one outcome of a counted condition needs no
+  // counter of its own.
+  std::set<unsigned> CountedBranches;
+  for (const CFGBlock *B : *Graph) {
+    unsigned Id = B->getBlockID();
+    // Condition counters: the two outcomes of the deciding expression.
+    if (const Expr *D = decidingExpression(*B, Ctx.Ast)) {
+      CharSourceRange R = ConditionCounter::range(Ctx, D);
+      if (R.isValid()) {
+        CountedBranches.insert(Id);
+        unsigned True = Table.newCounter(), False = Table.newCounter();
+        unsigned Length = Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin());
+        ConditionEdits.push_back(
+            {Length, [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions] {
+               if (!ConditionCounter::instrument(Ctx, D, True, False))
+                 return false;
+               auto T = Solver.EdgeIds.find({Id, 0});
+               auto F = Solver.EdgeIds.find({Id, 1});
+               if (T != Solver.EdgeIds.end())
+                 Solver.Edges[T->second].Count = FlowSolver::counter(True);
+               if (F != Solver.EdgeIds.end())
+                 Solver.Edges[F->second].Count = FlowSolver::counter(False);
+               Solver.Counted.insert(Id);
+               CoverageCondition C;
+               C.Block = BlockBase + Id;
+               C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
+               C.Column = Ctx.SM.getSpellingColumnNumber(R.getBegin());
+               SourceLocation Last = R.getEnd().getLocWithOffset(-1);
+               C.EndLine = Ctx.SM.getSpellingLineNumber(Last);
+               C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
+               C.TrueCounter = True;
+               C.FalseCounter = False;
+               Conditions.push_back(C);
+               return true;
+             }});
+      }
+    }
+  }
+  for (const CFGBlock *B : *Graph) {
+    unsigned Id = B->getBlockID();
+    const CFGBlock *OnlyPred =
+        B->pred_size() == 1 ? static_cast<const CFGBlock *>(*B->pred_begin()) : nullptr;
+    bool OnlyFromEntry = OnlyPred == Entry;
+    bool OnlyFromCountedBranch = OnlyPred && CountedBranches.count(OnlyPred->getBlockID());
+    if (B != Entry && B != &Graph->getExit() && !OnlyFromEntry && !OnlyFromCountedBranch) {
+      if (const Stmt *First = firstStatement(*B)) {
+        const Stmt *T = First;
+        const Stmt *P = Parents.getParent(T);
+        while (P && !isStatementPosition(P, T) && !isConditionalOperand(P, T) &&
+               !isa<LambdaExpr, StmtExpr, BlockExpr>(P)) {
+          T = P;
+          P = Parents.getParent(T);
+        }
+        while (P && isa<AttributedStmt>(P)) {
+          T = P;
+          P = Parents.getParent(T);
+        }
+        // Labels chained on one statement (`case 1: case 2: s;`) must stand in a block.
+        const Stmt *Top = P;
+        while (Top && isa<CaseStmt, DefaultStmt, LabelStmt>(Top))
+          Top = Parents.getParent(Top);
+        bool LabelInBlock =
+            !P || !isa<CaseStmt, DefaultStmt, LabelStmt>(P) || (Top && isa<CompoundStmt>(Top));
+        // A labelled block (case, label, catch) begins at its label; any other begins at T when
+        // it is entered only from outside T (else it starts in the middle of T, after a `?:`
+        // or `&&` operand). A block nothing leads to is dead code after a noreturn call.
+        const Stmt *Label = B->getLabel();
+        bool Reached = false;
+        for (const CFGBlock *Pred : B->preds())
+          Reached |= Pred != nullptr;
+        bool BeginsHere = Label ? IsInside(T, Label) : Reached && EnteredFromOutside(*B, T, 0);
+        if (P && isStatementPosition(P, T) && LabelInBlock && BeginsHere) {
+          unsigned Counter = Table.newCounter();
+          CharSourceRange R = Ctx.expansionRange(T);
+          unsigned Length =
+              R.isValid() ? Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin())
+                          : 0;
+          StatementEdits.push_back({Length, [this, T, P, Counter, &Solver, Id] {
+                                      if (!BlockCounter::instrument(Ctx, T, P, Counter))
+                                        return false;
+                                      Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
+                                      return true;
+                                    }});
+        }
+      }
+    }
+  }
+  auto ByLength = [](const Placement &A, const Placement &B) { return A.Length < B.Length; };
+  std::stable_sort(ConditionEdits.begin(), ConditionEdits.end(), ByLength);
+  std::stable_sort(StatementEdits.begin(), StatementEdits.end(), ByLength);
+  for (Placement &P : ConditionEdits)
+    Probes += P.Apply() ? 1 : 0;
+  for (Placement &P : StatementEdits)
+    Probes += P.Apply() ? 1 : 0;
+  if (!BlockCounter::instrumentEntry(Ctx, Body, EntryCounter))
+    return false;
+  ++Probes;
+
+  Solver.solve();
+
+  // The table: blocks (with the lines their statements begin on) and edges.
+  Table.Functions.push_back(Fn);
+  Table.Blocks.resize(BlockBase + Graph->getNumBlockIDs());
+  for (const CFGBlock *B : *Graph) {
+    CoverageBlock &Out = Table.Blocks[BlockBase + B->getBlockID()];
+    Out.Function = FunctionId;
+    Out.Count = *Solver.Blocks[B->getBlockID()].Count;
+    std::set<unsigned> Lines;
+    auto AddLine = [&](const Stmt *S) {
+      SourceLocation L = Ctx.SM.getExpansionLoc(S->getBeginLoc());
+      if (L.isValid() && Ctx.SM.isWrittenInMainFile(L))
+        Lines.insert(Ctx.SM.getExpansionLineNumber(L));
+    };
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>())
+        AddLine(S->getStmt());
+    if (const Stmt *T = B->getTerminatorStmt())
+      if (isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(T))
+        AddLine(T);
+    Out.Lines.assign(Lines.begin(), Lines.end());
+  }
+  for (const CFGBlock *B : *Graph) {
+    const Stmt *T = B->getTerminatorStmt();
+    bool IsSwitch = T && isa<SwitchStmt>(T);
+    bool TwoWay = T && B->succ_size() == 2 && !IsSwitch;
+    for (unsigned I = 0; I < B->succ_size(); ++I) {
+      auto Found = Solver.EdgeIds.find({B->getBlockID(), I});
+      if (Found == Solver.EdgeIds.end())
+        continue;
+      const FlowSolver::Edge &E = Solver.Edges[Found->second];
+      CoverageEdge Out;
+      Out.From = BlockBase + E.From;
+      Out.To = BlockBase + E.To;
+      Out.Kind = IsSwitch ? EdgeKind::Case
+                 : TwoWay ? (I == 0 ? EdgeKind::True : EdgeKind::False)
+                          : EdgeKind::Seq;
+      Out.Count = *E.Count;
+      Table.Edges.push_back(Out);
+    }
+  }
+  std::sort(Conditions.begin(), Conditions.end(),
+            [](const CoverageCondition &A, const CoverageCondition &B) {
+              return std::tie(A.Line, A.Column, A.Block) < std::tie(B.Line, B.Column, B.Block);
+            });
+  Table.Conditions.insert(Table.Conditions.end(), Conditions.begin(), Conditions.end());
+  return true;
+}
+
+} // namespace sleuth::instrumenter

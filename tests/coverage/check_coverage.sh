@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# End-to-end check of coverage mode on one example program:
+#   native build -> run;  `sleuth instrument --mode coverage` + real compiler -> run;
+#   same output and exit status; the coverage file is complete and consistent (every block of a
+#   normally ending run is left as often as it is entered; conditions add up to their block's
+#   count); and, where a golden file exists (tests/coverage/golden/NAME.txt), its `line`
+#   and `cond` records match.
+# usage: check_coverage.sh SLEUTH RUNTIME_LIB EXAMPLE GOLDEN_DIR|- gcc|clang WORKDIR [ARGS...]
+set -u
+sleuth=$(realpath "$1") runtime_lib=$(realpath "$2") example=$3 golden_dir=$4 family=$5 work=$6
+shift 6
+name=$(basename "${example%.*}")
+include_dir=$(dirname "$(dirname "$(dirname "$(realpath "$0")")")")/runtime/include
+rm -rf "$work" && mkdir -p "$work/src" || exit 1
+
+if [ -d "$example" ]; then
+  sources=$(ls "$example"/*.c "$example"/*.cpp 2>/dev/null)
+  source_dir=$example
+else
+  sources=$example
+  source_dir=$(dirname "$example")
+fi
+case "$sources" in
+  *.cpp*) lang=c++ ;;
+  *) lang=c ;;
+esac
+if [ "$lang" = c ]; then
+  std=c89
+  case "$name" in c99*) std=c99 ;; esac
+  flags="-std=$std -pedantic -Wall -Wextra -Werror"
+  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma"; fi
+  libs="-lstdc++ -lpthread"
+else
+  flags="-std=c++20 -Wall -Wextra -Werror"
+  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma"; fi
+  libs="-lpthread"
+fi
+
+fail() { echo "FAIL [coverage $name/$family]: $*"; exit 1; }
+
+# shellcheck disable=SC2086
+$compiler $flags -o "$work/native" $sources 2>"$work/native.err" ||
+  { cat "$work/native.err"; fail "native build failed"; }
+(cd "$work" && ./native "$@" >native.out 2>native.stderr)
+native_status=$?
+
+instrumented=()
+for src in $sources; do
+  out="$work/src/$(basename "$src")"
+  # shellcheck disable=SC2086
+  "$sleuth" instrument --mode coverage -o "$out" "$src" -- $flags 2>"$work/instrument.err" ||
+    { cat "$work/instrument.err"; fail "sleuth instrument failed on $src"; }
+  instrumented+=("$out")
+done
+# shellcheck disable=SC2086
+$compiler $flags -I "$include_dir" -iquote "$source_dir" -o "$work/instrumented" \
+  "${instrumented[@]}" "$runtime_lib" $libs 2>"$work/instrumented.err" ||
+  { cat "$work/instrumented.err"; fail "instrumented build failed"; }
+[ -s "$work/instrumented.err" ] && { cat "$work/instrumented.err"; fail "instrumented build printed diagnostics"; }
+(cd "$work" && SLEUTH_COV_OUT=run.cov ./instrumented "$@" >instrumented.out 2>instrumented.stderr)
+instrumented_status=$?
+
+[ "$native_status" = "$instrumented_status" ] ||
+  fail "exit status differs: native $native_status, instrumented $instrumented_status"
+cmp -s "$work/native.out" "$work/instrumented.out" ||
+  { diff "$work/native.out" "$work/instrumented.out"; fail "output differs"; }
+[ -f "$work/run.cov" ] || fail "no coverage file"
+
+[ "$(tail -n 1 "$work/run.cov")" = end ] || fail "the coverage file is incomplete (no 'end' record)"
+if [ "$native_status" -gt 128 ]; then
+  status="status signal $((native_status - 128))"
+else
+  status="status exit $native_status"
+fi
+grep -qx "$status" "$work/run.cov" ||
+  fail "expected '$status' in the coverage file, found '$(grep '^status' "$work/run.cov")'"
+ls "$work" | grep -q '\.tmp\.' && fail "a temporary coverage file was left behind"
+
+# Consistency. In a run that ended normally (exit status, no exception escaping a function
+# with blocks still open: the examples' exits come from main), flow is conserved; longjmp
+# (c89_rules.c) re-enters a block in the middle, so there only incoming edges are checked.
+normal=1
+[ "$native_status" -ge 128 ] && normal=0
+# shellcheck disable=SC2086
+grep -q longjmp $sources && normal=0
+awk -v normal="$normal" '
+  NR == 1 && $0 != "sleuth-cov 1" { print "bad first line: " $0; bad = 1 }
+  $1 == "func" { entry[$6] = 1; exit_[$7] = 1 }
+  $1 == "block" { count[$2] = $4 }
+  $1 == "edge" { out[$2] += $5; in_[$3] += $5; haveout[$2] = 1; havein[$3] = 1 }
+  $1 == "cond" { c[$3] += $8 + $9; condblock[$3] = 1 }
+  { last = $0 }
+  END {
+    if (last != "end") { print "missing end record"; bad = 1 }
+    for (b in count) {
+      if (!(b in entry) && (b in havein) && in_[b] != count[b]) {
+        print "block " b ": count " count[b] " but incoming edges add up to " in_[b]; bad = 1
+      }
+      if (normal && !(b in exit_) && (b in haveout) && out[b] != count[b]) {
+        print "block " b ": count " count[b] " but outgoing edges add up to " out[b]; bad = 1
+      }
+    }
+    for (b in condblock)
+      if (normal && c[b] != count[b]) {
+        print "block " b ": count " count[b] " but its condition ran " c[b] " times"; bad = 1
+      }
+    exit bad
+  }' "$work/run.cov" || fail "inconsistent coverage file $work/run.cov"
+
+golden=$golden_dir/$name.txt
+if [ "$golden_dir" != - ] && [ -f "$golden" ]; then
+  grep -E '^(line|cond) ' "$work/run.cov" >"$work/actual.txt"
+  diff -u <(grep -v '^#' "$golden") "$work/actual.txt" || fail "line/cond records differ from $golden"
+  echo "ok [coverage $name/$family]: same output and status ($native_status), consistent, golden matches"
+else
+  echo "ok [coverage $name/$family]: same output and status ($native_status), consistent"
+fi
