@@ -1,6 +1,12 @@
 // The `sleuth` command line: one binary, one subcommand per capability.
 #include "commands.h"
 #include "sleuth/instrumenter/command.h"
+#ifdef SLEUTH_HAVE_LOCALIZER
+#include "sleuth/localizer/command.h"
+#endif
+#ifdef SLEUTH_HAVE_MUTATOR
+#include "sleuth/mutator/command.h"
+#endif
 #include "sleuth/reducer/command.h"
 #include "sleuth/slicer/command.h"
 
@@ -27,6 +33,13 @@ const Subcommand Subcommands[] = {
      "reduce a C/C++ file against an interestingness test (C-Reduce style)"},
     {"ddmin", sleuth::ddminMain, "reduce any text file by lines, tokens and bytes"},
     {"dd", sleuth::ddMain, "isolate the failure-inducing difference between two files"},
+#ifdef SLEUTH_HAVE_LOCALIZER
+    {"localize", sleuth::localizeMain,
+     "run a test suite on a coverage build and rank suspicious code"},
+#endif
+#ifdef SLEUTH_HAVE_MUTATOR
+    {"mutate", sleuth::mutateMain, "faulty versions of C/C++ sources with known fault locations"},
+#endif
 };
 
 void printUsage(std::FILE *Out) {
