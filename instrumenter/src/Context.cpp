@@ -43,24 +43,31 @@ CharSourceRange Context::fileRange(SourceRange R) const {
   return {};
 }
 
+CharSourceRange Context::withSemicolon(CharSourceRange R) const {
+  // Scan the text after the last token (white space, then `;`?) rather than asking the lexer
+  // for the next token: Lexer::findNextToken needs the start of a token, and the last
+  // character of `"str"` would start a new string literal.
+  if (R.isInvalid())
+    return R;
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(SM.getFileID(R.getEnd()), &Invalid);
+  if (Invalid)
+    return R;
+  unsigned At = SM.getFileOffset(R.getEnd());
+  while (At < Buffer.size() &&
+         (Buffer[At] == ' ' || Buffer[At] == '\t' || Buffer[At] == '\n' || Buffer[At] == '\r'))
+    ++At;
+  if (At >= Buffer.size() || Buffer[At] != ';')
+    return R;
+  return CharSourceRange::getCharRange(
+      R.getBegin(), R.getEnd().getLocWithOffset(int(At - SM.getFileOffset(R.getEnd())) + 1));
+}
+
 CharSourceRange Context::statementRange(const Stmt *S) const {
   CharSourceRange R = fileRange(S);
   if (R.isInvalid() || isa<CompoundStmt>(S))
     return R;
-  std::optional<Token> Next =
-      Lexer::findNextToken(R.getEnd().getLocWithOffset(-1), SM, Ast.getLangOpts());
-  if (Next && Next->is(tok::semi) && Next->getLocation() == R.getEnd())
-    return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
-  if (Next && Next->is(tok::semi)) {
-    // white space between the statement and its `;`
-    bool Invalid = false;
-    StringRef Between =
-        Lexer::getSourceText(CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), SM,
-                             Ast.getLangOpts(), &Invalid);
-    if (!Invalid && Between.trim().empty())
-      return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
-  }
-  return R;
+  return withSemicolon(R);
 }
 
 CharSourceRange Context::expansionRange(SourceRange R) const {

@@ -67,6 +67,8 @@ public:
 
   /// A statement's characters including its terminating `;` (if it has one).
   clang::CharSourceRange statementRange(const clang::Stmt *S) const;
+  /// R extended over a `;` that follows it (after white space), if one does.
+  clang::CharSourceRange withSemicolon(clang::CharSourceRange R) const;
 
   /// The original text of a node (before any edit), whitespace runs folded to one space.
   std::string text(const clang::Stmt *S) const;

@@ -22,21 +22,6 @@ CharSourceRange statementText(Context &Ctx, const Stmt *S) {
   return Ctx.expansionRange(S);
 }
 
-/// Extends R over the `;` that ends the statement, if one follows.
-CharSourceRange withSemicolon(Context &Ctx, CharSourceRange R) {
-  std::optional<Token> Next =
-      Lexer::findNextToken(R.getEnd().getLocWithOffset(-1), Ctx.SM, Ctx.Ast.getLangOpts());
-  if (!Next || Next->isNot(tok::semi))
-    return R;
-  bool Invalid = false;
-  StringRef Between =
-      Lexer::getSourceText(CharSourceRange::getCharRange(R.getEnd(), Next->getLocation()), Ctx.SM,
-                           Ctx.Ast.getLangOpts(), &Invalid);
-  if (Invalid || !Between.trim().empty())
-    return R;
-  return CharSourceRange::getCharRange(R.getBegin(), Next->getEndLoc());
-}
-
 bool isLabel(const Stmt *S) { return isa<CaseStmt, DefaultStmt, LabelStmt>(S); }
 
 } // namespace
@@ -81,7 +66,7 @@ bool BlockCounter::instrument(Context &Ctx, const Stmt *T, const Stmt *Parent, u
   if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, CXXForRangeStmt>(Parent)) {
     if (isa<DeclStmt>(T))
       return false;
-    CharSourceRange Whole = withSemicolon(Ctx, R);
+    CharSourceRange Whole = Ctx.withSemicolon(R);
     Ctx.wrap(Whole, "{ " + increment(Counter) + "; ", " }");
     return true;
   }

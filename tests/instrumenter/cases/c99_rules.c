@@ -21,6 +21,17 @@ static int vla_sum(int n) {
   return total;
 }
 
+/* Unbraced bodies ending in a string literal: the `;` after `"..."` belongs to the body. */
+static const char *sign_name(int v) {
+  if (v < 0)
+    return "negative";
+  else if (v == 0)
+    return "zero";
+  while (v > 100)
+    return "large";
+  return "positive";
+}
+
 int main(void) {
   int total = 0;
   total += twice(3);
@@ -37,5 +48,6 @@ int main(void) {
   total += vla_sum(5);
   total = total > 100 ? total - 100 : total + 100;
   printf("total=%d ok=%d big=%lld later=%d flag=%d\n", total, ok, big, later, flag);
+  printf("%s %s %s %s\n", sign_name(-1), sign_name(0), sign_name(7), sign_name(1000));
   return 0;
 }
