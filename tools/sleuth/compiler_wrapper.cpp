@@ -1,35 +1,38 @@
-// `sleuth cc` / `sleuth c++`: compiler wrappers. Each C/C++ source on the command line is
-// instrumented into a scratch directory and compiled from there with the real compiler; a link
-// step also links the runtime. A source Clang cannot parse is compiled as it was, with a warning:
-// the build never fails because of sleuth.
+// `sleuth cc` / `sleuth c++`: compiler wrappers (see docs/wrappers.md). Each C/C++ source on the
+// command line is instrumented into a scratch directory and compiled from there with the real
+// compiler, one source per compile, with the original directory first on the quote-include path
+// and the depfile rewritten to name the original source; a link step also links the runtime.
+// Whatever sleuth cannot handle is compiled as it was, with a warning that names the file: the
+// build never fails because of sleuth.
 #include "commands.h"
+#include "compile_command.h"
 #include "sleuth/instrumenter/instrumenter.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
+#include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace sleuth {
 namespace {
 
-bool isSource(llvm::StringRef Arg) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Arg);
-  return Ext == ".c" || Ext == ".cc" || Ext == ".cpp" || Ext == ".cxx" || Ext == ".C" ||
-         Ext == ".c++";
-}
+using wrapper::CommandInput;
+using wrapper::CompileCommand;
+using wrapper::Language;
 
-// Options whose value is the next argument.
-bool takesValue(llvm::StringRef A) {
-  return A == "-o" || A == "-I" || A == "-D" || A == "-U" || A == "-include" || A == "-x" ||
-         A == "-MF" || A == "-MT" || A == "-MQ" || A == "-isystem" || A == "-iquote" ||
-         A == "-idirafter" || A == "-L" || A == "-l" || A == "-Xlinker" || A == "-imacros" ||
-         A == "--param" || A == "-arch" || A == "-target";
-}
+void warn(const llvm::Twine &Message) { llvm::errs() << "sleuth: warning: " << Message << "\n"; }
 
 std::string runtimeLibrary() {
   // Next to an installed binary first, then the build tree this binary came from.
@@ -50,125 +53,390 @@ std::string runtimeIncludeDirectory() {
   return SLEUTH_BUILD_INCLUDE_DIR;
 }
 
-int runCompiler(const std::vector<std::string> &Args) {
-  auto Program = llvm::sys::findProgramByName(Args[0]);
+// Runs Compiler with Args; stderr into ErrorFile when given. Returns the exit status.
+int run(const std::string &Compiler, const std::vector<std::string> &Args,
+        std::optional<llvm::StringRef> ErrorFile = std::nullopt) {
+  auto Program = llvm::sys::findProgramByName(Compiler);
   if (!Program) {
-    llvm::errs() << "sleuth: compiler '" << Args[0] << "' not found\n";
+    llvm::errs() << "sleuth: compiler '" << Compiler << "' not found\n";
     return 127;
   }
-  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::vector<llvm::StringRef> Refs;
+  Refs.push_back(Compiler);
+  Refs.insert(Refs.end(), Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt, ErrorFile};
   std::string Error;
-  int Status = llvm::sys::ExecuteAndWait(*Program, Refs, std::nullopt, {}, 0, 0, &Error);
+  int Status = llvm::sys::ExecuteAndWait(*Program, Refs, std::nullopt, Redirects, 0, 0, &Error);
   if (Status < 0) {
-    llvm::errs() << "sleuth: cannot run " << Args[0] << ": " << Error << "\n";
+    llvm::errs() << "sleuth: cannot run " << Compiler << ": " << Error << "\n";
     return 1;
   }
   return Status;
 }
 
+// Appends one line to $SLEUTH_STATS with a single write(2) (O_APPEND: parallel compiles do
+// not interleave).
+void recordStats(const std::string &Line) {
+  const char *Path = std::getenv("SLEUTH_STATS");
+  if (!Path || !*Path)
+    return;
+  int FD = ::open(Path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (FD < 0) {
+    warn(llvm::Twine("cannot append to SLEUTH_STATS file ") + Path);
+    return;
+  }
+  std::string Text = Line + "\n";
+  if (::write(FD, Text.data(), Text.size()) != (ssize_t)Text.size())
+    warn(llvm::Twine("cannot append to SLEUTH_STATS file ") + Path);
+  ::close(FD);
+}
+
+std::string absolute(const std::string &Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  return std::string(Abs);
+}
+
+std::string oneLine(std::string Text) {
+  for (char &C : Text)
+    if (C == '\n' || C == '\t')
+      C = ' ';
+  return Text;
+}
+
+struct Wrapper {
+  bool Cxx = false;
+  std::string Compiler;
+  InstrumentMode Mode = InstrumentMode::Dependences;
+  std::string ModeName = "deps";
+  llvm::SmallString<128> Scratch;
+  bool KeepScratch = false;
+
+  ~Wrapper() {
+    if (!Scratch.empty() && !KeepScratch)
+      llvm::sys::fs::remove_directories(Scratch);
+  }
+
+  void stats(const CommandInput &In, llvm::StringRef Status, const InstrumentResult *R,
+             double Seconds, const std::string &Reason) {
+    std::string Line = absolute(In.Path) + "\t" + ModeName + "\t" + std::string(Status);
+    Line += "\t" + std::to_string(R ? R->Functions : 0) + "\t" + std::to_string(R ? R->Probes : 0);
+    Line += "\t" + std::to_string(R ? R->Skipped : 0) + "\t" + std::to_string(int(Seconds * 1000));
+    Line += "\t" + oneLine(Reason);
+    recordStats(Line);
+  }
+
+  bool makeScratch() {
+    if (!Scratch.empty())
+      return true;
+    if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("sleuth-cc", Scratch)) {
+      warn("cannot create a scratch directory (" + EC.message() +
+           "); compiling without instrumentation");
+      Scratch.clear();
+      return false;
+    }
+    return true;
+  }
+
+  // Writes Text to a new file SCRATCH/N/NAME; "" when it cannot.
+  std::string scratchFile(size_t N, llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<256> Path(Scratch);
+    llvm::sys::path::append(Path, std::to_string(N));
+    if (llvm::sys::fs::create_directories(Path))
+      return "";
+    llvm::sys::path::append(Path, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return "";
+    OS << Text;
+    OS.close();
+    return OS.has_error() ? "" : std::string(Path);
+  }
+
+  // The arguments of a command; through a response file in the scratch directory when the
+  // original command used one (the expanded line may be too long).
+  std::vector<std::string> maybeResponseFile(const CompileCommand &C, std::vector<std::string> A,
+                                             size_t N) {
+    if (!C.HadResponseFile)
+      return A;
+    std::string Path = scratchFile(N, "args.rsp", wrapper::responseFileText(A));
+    if (Path.empty())
+      return A;
+    return {"@" + Path};
+  }
+
+  // Rewrites the depfile of an instrumented compile to name the original source.
+  void fixDepFile(const std::string &DepFile, const std::string &ScratchSource,
+                  const std::string &Original) {
+    auto Buffer = llvm::MemoryBuffer::getFile(DepFile);
+    if (!Buffer) {
+      warn(DepFile + ": depfile not written by the compiler");
+      return;
+    }
+    std::string Text((*Buffer)->getBuffer());
+    std::string From = wrapper::escapeForDepFile(ScratchSource);
+    std::string To = wrapper::escapeForDepFile(Original);
+    for (size_t At = Text.find(From); At != std::string::npos; At = Text.find(From, At)) {
+      Text.replace(At, From.size(), To);
+      At += To.size();
+    }
+    std::string Temporary = DepFile + ".sleuth-tmp";
+    {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Temporary, EC);
+      if (!EC)
+        OS << Text;
+      OS.close();
+      if (EC || OS.has_error()) {
+        llvm::sys::fs::remove(Temporary);
+        warn(DepFile + ": cannot rewrite the depfile");
+        return;
+      }
+    }
+    if (llvm::sys::fs::rename(Temporary, DepFile)) {
+      llvm::sys::fs::remove(Temporary);
+      warn(DepFile + ": cannot rewrite the depfile");
+    }
+  }
+
+  // Instruments one source and compiles it to whatever the command asks (-c, -S, or an object
+  // in the scratch directory for a link). Returns the compiler's status, or nullopt when the
+  // source was not compiled instrumented (the caller compiles it as it was).
+  std::optional<int> compileInstrumented(const CompileCommand &C, const CommandInput &In, size_t N,
+                                         const std::string &ObjectForLink) {
+    auto Start = std::chrono::steady_clock::now();
+    InstrumentRequest Request;
+    Request.File = In.Path;
+    Request.Arguments = wrapper::parseArguments(C, In);
+    Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
+    Request.Mode = Mode;
+    InstrumentResult Result = instrument(Request);
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    if (!Result.Ok) {
+      warn(Result.Error + "; compiling it uninstrumented");
+      stats(In, "parse-failed", nullptr, Seconds, Result.Error);
+      return std::nullopt;
+    }
+    std::string Source = scratchFile(N, llvm::sys::path::filename(In.Path), Result.Text);
+    if (Source.empty()) {
+      warn(In.Path + ": cannot write the instrumented source to " + Scratch +
+           "; compiling it uninstrumented");
+      stats(In, "write-failed", &Result, Seconds, "cannot write the scratch copy");
+      return std::nullopt;
+    }
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(In.Path));
+    if (Dir.empty())
+      Dir = ".";
+    // The original directory first on the quote-include path: `#include "x.h"` finds what it
+    // found next to the original source, in the same order.
+    std::vector<std::string> Args = {"-iquote", std::string(Dir)};
+    std::vector<std::string> Rest = wrapper::argumentsWithoutInputs(C);
+    if (ObjectForLink.empty()) {
+      Args.insert(Args.end(), Rest.begin(), Rest.end());
+    } else {
+      // Compile step of a compile-and-link command: no -o, no depfile.
+      for (size_t I = 0; I < Rest.size(); ++I) {
+        const std::string &A = Rest[I];
+        // Linker inputs and options stay for the link (clang warns about them with -c).
+        if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-l" || A == "-L" ||
+            A == "-Xlinker") {
+          ++I;
+          continue;
+        }
+        if (A == "-MD" || A == "-MMD" || A == "-MP" || A.rfind("-l", 0) == 0 ||
+            A.rfind("-L", 0) == 0 || A.rfind("-Wl,", 0) == 0 || A == "-rdynamic" ||
+            (A.size() > 2 && (A.rfind("-o", 0) == 0 || A.rfind("-MF", 0) == 0)))
+          continue;
+        Args.push_back(A);
+      }
+      Args.insert(Args.end(), {"-c", "-o", ObjectForLink});
+    }
+    Args.insert(Args.end(), {"-isystem", runtimeIncludeDirectory(), "-x",
+                             In.Lang == Language::Cxx ? "c++" : "c", Source});
+    std::string Errors = std::string(Scratch) + "/" + std::to_string(N) + "/stderr.txt";
+    int Status = run(Compiler, maybeResponseFile(C, Args, N), llvm::StringRef(Errors));
+    auto Diagnostics = llvm::MemoryBuffer::getFile(Errors);
+    if (Status != 0) {
+      std::string First;
+      if (Diagnostics) {
+        llvm::StringRef Text = (*Diagnostics)->getBuffer();
+        size_t At = Text.find("error");
+        llvm::StringRef Line = At == llvm::StringRef::npos ? Text : Text.substr(At);
+        First = Line.substr(0, Line.find('\n')).str();
+      }
+      warn(In.Path + ": the instrumented source did not compile" +
+           (First.empty() ? "" : " (" + First + ")") + "; compiling it uninstrumented");
+      stats(In, "compile-failed", &Result, Seconds, First);
+      return std::nullopt;
+    }
+    if (Diagnostics)
+      llvm::errs() << (*Diagnostics)->getBuffer();
+    if (C.DepFile && ObjectForLink.empty())
+      fixDepFile(wrapper::depFilePath(C, In), Source, In.Path);
+    stats(In, "instrumented", &Result, Seconds, "");
+    return Status;
+  }
+
+  // The original arguments with only Input left among the inputs (explicit about its -x).
+  std::vector<std::string> oneInput(const CompileCommand &C, const CommandInput &In) {
+    std::vector<std::string> Args = wrapper::argumentsWithoutInputs(C);
+    Args.insert(Args.end(), {"-x", In.XLanguage.empty() ? "none" : In.XLanguage, In.Path});
+    return Args;
+  }
+
+  void linkRuntime(std::vector<std::string> &Args, const CompileCommand &C) {
+    if (C.NoStdLib)
+      return; // the program brings its own C library; it links the runtime itself if it wants
+    // `-x none`: a `-x c` in force must not make the archive a C source.
+    Args.insert(Args.end(), {"-x", "none", runtimeLibrary()});
+    // Only where the runtime was pulled in: a program without instrumented code is unchanged.
+    Args.insert(Args.end(),
+                {"-Wl,--push-state,--as-needed", "-lstdc++", "-lpthread", "-Wl,--pop-state"});
+  }
+
+  int main(std::vector<std::string> Original) {
+    CompileCommand C;
+    {
+      llvm::BumpPtrAllocator Allocator;
+      llvm::cl::ExpansionContext Expansion(Allocator, llvm::cl::TokenizeGNUCommandLine);
+      llvm::SmallVector<const char *, 64> Expanded;
+      for (const std::string &A : Original)
+        Expanded.push_back(A.c_str());
+      bool HadResponseFile = false;
+      for (const std::string &A : Original)
+        HadResponseFile |= A.size() > 1 && A[0] == '@';
+      if (llvm::Error E = Expansion.expandResponseFiles(Expanded)) {
+        // The real compiler reports a missing response file in its own words.
+        llvm::consumeError(std::move(E));
+        return run(Compiler, Original);
+      }
+      C = wrapper::parseCompileCommand(std::vector<std::string>(Expanded.begin(), Expanded.end()),
+                                       Cxx);
+      C.HadResponseFile = HadResponseFile;
+    }
+    if (C.Inputs.empty() || C.PreprocessOnly || C.SyntaxOnly)
+      return run(Compiler, Original); // --version, -E, -M, -MM, -fsyntax-only, -print-*...
+    bool AnySource = false, Stdin = false;
+    for (const CommandInput &In : C.Inputs) {
+      AnySource |= In.Lang != Language::Other;
+      Stdin |= In.Path == "-";
+    }
+    if (!C.Unknown.empty()) {
+      warn("unknown option '" + C.Unknown + "': passing the command to " + Compiler + " unchanged" +
+           (C.links() ? " (with the sleuth runtime)" : ""));
+      for (const CommandInput &In : C.Inputs)
+        if (In.Lang != Language::Other)
+          stats(In, "unknown-option", nullptr, 0, "unknown option " + C.Unknown);
+      std::vector<std::string> Args = Original;
+      if (C.links())
+        linkRuntime(Args, C);
+      return run(Compiler, Args);
+    }
+    if (Stdin || !AnySource || !makeScratch()) {
+      for (const CommandInput &In : C.Inputs)
+        if (In.Lang != Language::Other)
+          stats(In, "not-instrumented", nullptr, 0, Stdin ? "standard input" : "no scratch");
+      std::vector<std::string> Args = Original;
+      if (C.links())
+        linkRuntime(Args, C);
+      return run(Compiler, Args);
+    }
+    if (!C.links()) {
+      // -c or -S: one compile per input, as the real compiler does them.
+      int Status = 0;
+      for (size_t N = 0; N < C.Inputs.size(); ++N) {
+        const CommandInput &In = C.Inputs[N];
+        std::optional<int> S;
+        if (In.Lang != Language::Other)
+          S = compileInstrumented(C, In, N, "");
+        if (!S)
+          S = C.Inputs.size() == 1 ? run(Compiler, Original)
+                                   : run(Compiler, maybeResponseFile(C, oneInput(C, In), N));
+        if (*S != 0 && Status == 0)
+          Status = *S;
+      }
+      return Status;
+    }
+    // Compile and link: each source to an object in the scratch directory, then the original
+    // command with those objects in place of the sources, and the runtime.
+    std::vector<std::string> Args;
+    size_t Next = 0;
+    for (size_t I = 0; I < C.Args.size(); ++I) {
+      if (Next < C.Inputs.size() && C.Inputs[Next].Index == I) {
+        const CommandInput &In = C.Inputs[Next];
+        size_t N = Next++;
+        if (In.Lang != Language::Other) {
+          std::string Object = std::string(Scratch) + "/" + std::to_string(N) + "/" +
+                               std::string(llvm::sys::path::stem(In.Path)) + ".o";
+          if (compileInstrumented(C, In, N, Object)) {
+            Args.insert(Args.end(), {"-x", "none", Object});
+            if (!In.XLanguage.empty())
+              Args.insert(Args.end(), {"-x", In.XLanguage});
+            continue;
+          }
+        }
+      }
+      Args.push_back(C.Args[I]);
+    }
+    linkRuntime(Args, C);
+    return run(Compiler, maybeResponseFile(C, Args, C.Inputs.size()));
+  }
+};
+
+void printHelp(bool Cxx) {
+  llvm::outs()
+      << "usage: sleuth " << (Cxx ? "c++" : "cc") << " [--sleuth-mode=deps|coverage] "
+      << "COMPILER_ARGS...\n\n"
+      << "Instruments each C/C++ source, compiles it with the real compiler and links the "
+         "sleuth runtime;\nanything else is passed to the real compiler as it is. See "
+         "docs/wrappers.md.\n\n"
+      << "  --sleuth-mode=MODE  deps (dependences, the default) or coverage; overrides "
+         "$SLEUTH_MODE\n\n"
+      << "environment:\n"
+      << "  " << (Cxx ? "SLEUTH_CXX" : "SLEUTH_CC") << "   the real compiler (default "
+      << (Cxx ? "c++" : "cc") << ")\n"
+      << "  SLEUTH_MODE  deps or coverage\n"
+      << "  SLEUTH_STATS FILE: append one line per source (file, mode, status, functions, "
+         "probes,\n               functions skipped, milliseconds, reason; tab-separated)\n"
+      << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n";
+}
+
 int wrap(int Argc, const char **Argv, bool Cxx) {
+  Wrapper W;
+  W.Cxx = Cxx;
   const char *FromEnv = std::getenv(Cxx ? "SLEUTH_CXX" : "SLEUTH_CC");
-  std::string Compiler = FromEnv && *FromEnv ? FromEnv : (Cxx ? "c++" : "cc");
-  std::vector<std::string> In(Argv + 1, Argv + Argc);
-  if (In.size() == 1 && (In[0] == "--help" || In[0] == "-h")) {
-    llvm::outs() << "usage: sleuth " << (Cxx ? "c++" : "cc")
-                 << " COMPILER_ARGS...\n\nInstruments each C/C++ source, compiles it with the "
-                    "real compiler ($"
-                 << (Cxx ? "SLEUTH_CXX" : "SLEUTH_CC") << ", default " << Compiler
-                 << ") and links the sleuth runtime.\n";
+  W.Compiler = FromEnv && *FromEnv ? FromEnv : (Cxx ? "c++" : "cc");
+  std::vector<std::string> Args;
+  const char *ModeEnv = std::getenv("SLEUTH_MODE");
+  std::string Mode = ModeEnv ? ModeEnv : "";
+  std::string ModeFrom = "SLEUTH_MODE";
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef A = Argv[I];
+    if (A.consume_front("--sleuth-mode=")) {
+      Mode = std::string(A);
+      ModeFrom = "--sleuth-mode";
+    } else {
+      Args.push_back(Argv[I]);
+    }
+  }
+  if (Args.size() == 1 && (Args[0] == "--help" || Args[0] == "-h")) {
+    printHelp(Cxx);
     return 0;
   }
-  // What the compile does: only a link step gets the runtime.
-  bool Links = true;
-  std::vector<std::string> ParseArgs; // for Clang: everything but inputs and outputs
-  std::vector<size_t> Sources;
-  for (size_t I = 0; I < In.size(); ++I) {
-    const std::string &A = In[I];
-    if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" || A == "-M" || A == "-MM")
-      Links = false;
-    if (takesValue(A) && I + 1 < In.size()) {
-      if (A != "-o" && A != "-MF" && A != "-MT" && A != "-MQ" && A != "-L" && A != "-l" &&
-          A != "-Xlinker") {
-        ParseArgs.push_back(A);
-        ParseArgs.push_back(In[I + 1]);
-      }
-      ++I;
-      continue;
-    }
-    if (!A.empty() && A[0] != '-' && isSource(A)) {
-      Sources.push_back(I);
-      continue;
-    }
-    if (A == "-c" || A == "-MD" || A == "-MMD" || A.rfind("-o", 0) == 0 ||
-        A.rfind("-Wl,", 0) == 0 || A.rfind("-l", 0) == 0 || A.rfind("-L", 0) == 0)
-      continue;
-    if (!A.empty() && A[0] == '-')
-      ParseArgs.push_back(A);
+  if (Mode == "coverage" || Mode == "cov") {
+    W.Mode = InstrumentMode::Coverage;
+    W.ModeName = "coverage";
+  } else if (!Mode.empty() && Mode != "deps" && Mode != "dependences") {
+    warn(ModeFrom + ": unknown mode '" + Mode + "' (deps or coverage); using deps");
   }
-  std::vector<std::string> Out;
-  Out.push_back(Compiler);
-  llvm::SmallString<128> Scratch;
-  if (!Sources.empty()) {
-    if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("sleuth-cc", Scratch)) {
-      llvm::errs() << "sleuth: warning: cannot create a scratch directory (" << EC.message()
-                   << "); compiling without instrumentation\n";
-      Sources.clear();
-    }
-  }
-  std::vector<std::string> Instrumented(In.size());
-  for (size_t Index : Sources) {
-    InstrumentRequest Request;
-    Request.File = In[Index];
-    Request.Arguments = ParseArgs;
-    Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
-    InstrumentResult Result = instrument(Request);
-    if (!Result.Ok) {
-      llvm::errs() << "sleuth: warning: " << Result.Error << "; compiling it uninstrumented\n";
-      continue;
-    }
-    llvm::SmallString<256> Target(Scratch);
-    llvm::sys::path::append(Target, llvm::sys::path::filename(In[Index]));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Target, EC);
-    if (!EC) {
-      OS << Result.Text;
-      OS.close();
-    }
-    if (EC || OS.has_error()) {
-      llvm::errs() << "sleuth: warning: cannot write " << Target
-                   << "; compiling it uninstrumented\n";
-      continue;
-    }
-    Instrumented[Index] = std::string(Target);
-  }
-  bool AnyInstrumented = false;
-  for (size_t I = 0; I < In.size(); ++I) {
-    if (!Instrumented[I].empty()) {
-      // Quote includes of the original directory still resolve, in the same order.
-      llvm::SmallString<256> Dir(llvm::sys::path::parent_path(In[I]));
-      if (Dir.empty())
-        Dir = ".";
-      Out.push_back("-iquote");
-      Out.push_back(std::string(Dir));
-      Out.push_back(Instrumented[I]);
-      AnyInstrumented = true;
-    } else {
-      Out.push_back(In[I]);
-    }
-  }
-  if (AnyInstrumented) {
-    Out.push_back("-I");
-    Out.push_back(runtimeIncludeDirectory());
-  }
-  if (Links) {
-    Out.push_back(runtimeLibrary());
-    if (!Cxx)
-      Out.push_back("-lstdc++");
-    Out.push_back("-lpthread");
-  }
-  int Status = runCompiler(Out);
-  if (!Scratch.empty())
-    llvm::sys::fs::remove_directories(Scratch);
+  const char *Keep = std::getenv("SLEUTH_KEEP_SCRATCH");
+  W.KeepScratch = Keep && *Keep && std::string(Keep) != "0";
+  int Status = W.main(std::move(Args));
+  if (W.KeepScratch && !W.Scratch.empty())
+    llvm::errs() << "sleuth: instrumented sources kept in " << W.Scratch << "\n";
   return Status;
 }
 

@@ -11,6 +11,10 @@ namespace sleuth::instrumenter {
 static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F) {
   if (!E || !E->isLValue() || E->isInstantiationDependent())
     return false;
+  // A temporary bound to a `const T&` parameter is an lvalue, but its text (`std::string("b")`)
+  // is a prvalue that sleuth::rd(T&) cannot take; it has no earlier writes to read anyway.
+  if (isa<MaterializeTemporaryExpr>(E->IgnoreParens()))
+    return false;
   QualType T = E->getType();
   if (!T->isRecordType() || T->isIncompleteType() || !hasAddress(E))
     return false;

@@ -181,6 +181,8 @@ int main() {
     Total += 2;
   }
   assert(Total > 0);
+  // A temporary bound to a library member's `const T&` parameter is not read through sleuth::rd.
+  Name.append(std::string("!"));
   std::printf("Total=%d Name=%s Captured=%d\n", Total, Name.c_str(), Captured);
   return 0;
 }

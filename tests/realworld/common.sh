@@ -1,0 +1,217 @@
+# Shared by the real-world package tests (sourced, not run). A package script sets PKG, sources
+# this file, calls rw_init "$@", rw_fetch, then for each compiler family and mode builds the
+# package natively and through the wrappers, runs its own tests and compares (rw_compare_dirs),
+# and ends with rw_report.
+#
+# usage of a package script: PKG.sh SLEUTH WORKDIR [CACHE]
+#   WORKDIR  builds, logs and test outputs (WORKDIR/build/{native,MODE}-FAMILY)
+#   CACHE    downloads and unpacked sources, shared by all packages (default WORKDIR/../cache);
+#            `apt-get source` runs once per package and version, under a lock
+# Environment:
+#   SLEUTH_REALWORLD_FAMILIES  compiler families (default "gcc"; "gcc clang" adds clang-19)
+#   SLEUTH_REALWORLD_MODES     instrumentation modes (default "deps coverage")
+# Native builds are kept between runs while the compiler, the flags, the source and the build
+# function are the same; instrumented builds are always redone (sleuth may have changed).
+set -euo pipefail
+
+rw_init() {
+  if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: $0 SLEUTH WORKDIR [CACHE]" >&2
+    exit 2
+  fi
+  sleuth=$(realpath "$1")
+  mkdir -p "$2"
+  work=$(realpath "$2")
+  cache=${3:-$work/../cache}
+  mkdir -p "$cache"
+  cache=$(realpath "$cache")
+  started=$SECONDS
+  trap 'echo "$PKG: FAIL: unexpected error (line $LINENO: $BASH_COMMAND)"' ERR
+  [ -x "$sleuth" ] || fail "no sleuth binary at $sleuth"
+  read -r -a families <<<"${SLEUTH_REALWORLD_FAMILIES:-gcc}"
+  read -r -a modes <<<"${SLEUTH_REALWORLD_MODES:-deps coverage}"
+  summary=()
+}
+
+fail() {
+  echo "$PKG: FAIL: $*"
+  exit 1
+}
+note() { echo "$PKG: $*"; }
+is_root() { [ "$(id -u)" = 0 ]; }
+
+apt_install() { # PACKAGE COMMAND: install PACKAGE unless COMMAND exists
+  command -v "$2" >/dev/null 2>&1 && return 0
+  is_root || fail "'$2' is missing: install package $1 (apt-get install $1) or run as root"
+  note "installing $1"
+  flock "$cache/apt.lock" apt-get install -y -qq --no-install-recommends "$1" \
+    >"$work/apt-install.log" 2>&1 ||
+    { tail -n 20 "$work/apt-install.log"; fail "apt-get install $1 failed"; }
+}
+
+has_deb_src() {
+  grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
+    grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+}
+add_deb_src() {
+  is_root || fail "apt has no deb-src entry: add one for bookworm (or run this test as root)"
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+      >/etc/apt/sources.list.d/sleuth-deb-src.sources
+  elif grep -qsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list; then
+    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list \
+      >/etc/apt/sources.list.d/sleuth-deb-src.list
+  else
+    fail "cannot derive a deb-src entry: no debian.sources and no deb line in sources.list"
+  fi
+  note "added a deb-src entry to apt's sources"
+}
+apt_update() {
+  note "apt-get update"
+  apt-get update -qq >"$work/apt-update.log" 2>&1 ||
+    { tail -n 20 "$work/apt-update.log"; fail "apt-get update failed"; }
+}
+rw_download() { # PACKAGE (called under the apt lock)
+  local dir=$cache/download/$1
+  ls "$dir"/"$1"_*.dsc >/dev/null 2>&1 && return 0
+  rm -rf "$dir" && mkdir -p "$dir"
+  if ! has_deb_src; then
+    add_deb_src
+    apt_update
+  fi
+  if ! (cd "$dir" && apt-get source --download-only "$1") >"$work/apt-source.log" 2>&1; then
+    is_root || { tail -n 5 "$work/apt-source.log"; fail "apt-get source $1 failed (not root: cannot apt-get update)"; }
+    apt_update
+    (cd "$dir" && apt-get source --download-only "$1") >"$work/apt-source.log" 2>&1 ||
+      { tail -n 20 "$work/apt-source.log"; fail "apt-get source --download-only $1 failed"; }
+  fi
+}
+
+# rw_fetch PACKAGE [DPKG_SOURCE_OPTIONS...]: sets $src to the unpacked source (read-only use:
+# builds copy it or build out of tree) and $version.
+rw_fetch() {
+  local package=$1
+  shift
+  src=$cache/src/$package
+  if [ ! -f "$src/.sleuth-unpacked" ]; then
+    apt_install dpkg-dev dpkg-source
+    note "downloading the $package source package (cached in $cache)"
+    flock "$cache/apt.lock" bash -c "$(declare -f rw_download has_deb_src add_deb_src apt_update fail note is_root)
+      PKG=$PKG cache=$cache work=$work rw_download $package" || exit 1
+    local dscs=("$cache/download/$package/${package}"_*.dsc)
+    rm -rf "$src" "$src.tmp" && mkdir -p "$cache/src"
+    dpkg-source --no-check --no-copy "$@" -x "${dscs[0]}" "$src.tmp" >"$work/dpkg-source.log" 2>&1 ||
+      { tail -n 20 "$work/dpkg-source.log"; fail "dpkg-source -x failed"; }
+    basename "${dscs[0]}" >"$src.tmp/.sleuth-unpacked"
+    mv "$src.tmp" "$src"
+  fi
+  version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$src/debian/changelog" 2>/dev/null || true)
+}
+
+# Debian's build flags (dpkg-buildflags), as the package is built in the archive.
+debian_flags() {
+  if command -v dpkg-buildflags >/dev/null 2>&1; then
+    (cd "$work" && DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh)
+  fi
+}
+
+compiler_of() { # FAMILY LANG(c|c++)
+  case $1/$2 in
+    gcc/c) echo gcc ;; gcc/c++) echo g++ ;;
+    clang/c) echo clang-19 ;; clang/c++) echo clang++-19 ;;
+    *) fail "unknown compiler family '$1'" ;;
+  esac
+}
+
+# rw_wrappers FAMILY MODE DIR: writes DIR/cc and DIR/c++, the wrappers for FAMILY in MODE,
+# recording statistics into DIR/stats.tsv.
+rw_wrappers() {
+  local family=$1 mode=$2 dir=$3
+  mkdir -p "$dir"
+  : >"$dir/stats.tsv"
+  printf '#!/bin/sh\nSLEUTH_CC=%s SLEUTH_MODE=%s SLEUTH_STATS=%s exec %s cc "$@"\n' \
+    "$(compiler_of "$family" c)" "$mode" "$dir/stats.tsv" "$sleuth" >"$dir/cc"
+  printf '#!/bin/sh\nSLEUTH_CXX=%s SLEUTH_MODE=%s SLEUTH_STATS=%s exec %s c++ "$@"\n' \
+    "$(compiler_of "$family" c++)" "$mode" "$dir/stats.tsv" "$sleuth" >"$dir/c++"
+  chmod +x "$dir/cc" "$dir/c++"
+}
+
+# rw_build KIND FAMILY BUILD_FUNCTION: runs BUILD_FUNCTION DIR CC CXX into
+# $work/build/KIND-FAMILY (KIND: native or a mode), log in DIR.log. A native build is kept while
+# its key (compiler, flags, source, build function) is unchanged.
+rw_build() {
+  local kind=$1 family=$2 function=$3 dir=$work/build/$1-$2 cc cxx key t0=$SECONDS
+  if [ "$kind" = native ]; then
+    cc=$(compiler_of "$family" c) cxx=$(compiler_of "$family" c++)
+    key="$($cc --version | head -n 1) $(debian_flags | tr '\n' ' ') $(cat "$src/.sleuth-unpacked")"
+    key+=" $(declare -f "$function" | md5sum)"
+    if [ -f "$dir.key" ] && [ "$(cat "$dir.key")" = "$key" ]; then
+      note "$family: native build kept from an earlier run"
+      return 0
+    fi
+  else
+    rw_wrappers "$family" "$kind" "$work/wrappers-$kind-$family"
+    cc=$work/wrappers-$kind-$family/cc cxx=$work/wrappers-$kind-$family/c++
+  fi
+  rm -rf "$dir" "$dir.key" && mkdir -p "$dir"
+  ("$function" "$dir" "$cc" "$cxx") >"$dir.log" 2>&1 ||
+    { tail -n 40 "$dir.log"; fail "$kind build with $family failed (log: $dir.log)"; }
+  if [ "$kind" = native ]; then echo "$key" >"$dir.key"; fi
+  note "$family: $kind build in $((SECONDS - t0)) s"
+}
+
+# rw_compare_dirs NATIVE_OUT INSTRUMENTED_OUT LABEL: every NAME.{status,out,err} must be equal.
+rw_compare_dirs() {
+  local a=$1 b=$2 label=$3 f n=0
+  for f in "$a"/*.status; do
+    local name
+    name=$(basename "$f" .status)
+    for part in status out err; do
+      cmp -s "$a/$name.$part" "$b/$name.$part" || {
+        diff "$a/$name.$part" "$b/$name.$part" | head -n 20
+        fail "$label: $name: $part differs between the native and the instrumented build"
+      }
+    done
+    n=$((n + 1))
+  done
+  [ $n -gt 0 ] || fail "$label: no test ran"
+}
+
+# rw_run OUT NAME DIR COMMAND...: runs COMMAND in DIR into OUT/NAME.{out,err,status}; the
+# dependence (or coverage) file goes to OUT/NAME.sleuth.
+rw_run() {
+  local out=$1 name=$2 dir=$3 status=0
+  shift 3
+  mkdir -p "$out"
+  (cd "$dir" && SLEUTH_OUT="$out/$name.sleuth" SLEUTH_COV_OUT="$out/$name.sleuth" timeout 600 "$@" >"$out/$name.out" 2>"$out/$name.err") ||
+    status=$?
+  echo "$status" >"$out/$name.status"
+}
+
+# rw_stats MODE FAMILY: one line on what the wrappers instrumented in that build, from the
+# SLEUTH_STATS file (docs/wrappers.md): files, functions, probes, skipped functions, and the
+# files compiled uninstrumented with the reason. Each source is counted once (the last
+# compile of it), so a file compiled twice (static and shared objects) is one file.
+rw_stats() {
+  local mode=$1 family=$2 stats=$work/wrappers-$1-$2/stats.tsv
+  [ -s "$stats" ] || fail "$mode/$family: the wrappers recorded no compile"
+  # Configure scripts' probe sources (deleted after the probe) are not the package's files.
+  while IFS= read -r line; do
+    if [ -e "${line%%$'\t'*}" ]; then printf '%s\n' "$line"; fi
+  done <"$stats" | awk -F'\t' -v pkg="$PKG" -v label="$mode/$family" '
+    { last[$1] = $0 }
+    END {
+      for (f in last) {
+        split(last[f], c, "\t"); files++
+        if (c[3] == "instrumented") { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7] }
+        else { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
+      }
+      printf "%d files, %d instrumented: %d functions, %d probes, %d functions skipped; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, fn, pr, sk, bad + 0, ms / 1000, reasons
+    }'
+}
+
+rw_report() {
+  local line
+  for line in "${summary[@]}"; do echo "$PKG: $line"; done
+  echo "$PKG: ok, $PKG ${version:-?}, $((SECONDS - started)) s"
+}
