@@ -34,6 +34,7 @@ options:
   --parse-arg ARG       extra argument for Clang's parser (repeatable)
   --apply PASS[:N]      print FILE with instance N (1-based) of PASS applied,
                         or without N the number of instances; no test is run
+  -v, --verbose         after each pass, print its instances, tests and gain
 )";
 
 const char *const DDMinHelp = R"(usage: sleuth ddmin TEST_SCRIPT FILE [options]

@@ -302,30 +302,68 @@ Session::evaluator(std::function<std::string(const Config &)> Materialize) {
 
 namespace {
 
-/// Reduces S.best() by applying as many of Changes as the test allows: ddmin
-/// over the changes, where a configuration is the set of changes *not*
-/// applied.
-void reduceWithChanges(Session &S, const std::vector<Change> &Changes) {
-  if (Changes.empty() || S.interrupted())
+/// Applies as many of Changes to S.best() as the test allows. The changes
+/// are tried in chunks: all of them, then halves, quarters, ... and each chunk
+/// size is swept once over the list, keeping every chunk that stays
+/// interesting. Unlike ddmin, a sweep never asks again about a chunk that
+/// failed at this size, so a long list of mostly needed instances (the
+/// declarations of a preprocessed header) costs about one test per chunk.
+///
+/// Backward sweeps (the default) meet uses before the declarations they
+/// use, so removing a user lets its declaration go later in the same sweep.
+/// Passes that sort their instances by size sweep forward, largest first.
+void reduceWithChanges(Session &S, const std::vector<Change> &Changes, bool Forward) {
+  const std::size_t N = Changes.size();
+  if (N == 0 || S.interrupted())
     return;
   const std::string Base = S.best();
-  auto Materialize = [&](const Config &Kept) {
-    std::vector<const Change *> Apply;
-    std::size_t K = 0;
-    for (std::size_t I = 0; I < Changes.size(); ++I) {
-      if (K < Kept.size() && Kept[K] == I) {
-        ++K;
-        continue;
-      }
-      Apply.push_back(&Changes[I]);
-    }
-    return applyChanges(Base, Apply);
+  std::vector<char> Applied(N, 0);
+  // A configuration here is the set of changes to apply, in list order, so
+  // that an outer change (a namespace) wins over an inner one (its member).
+  auto Materialize = [&](const Config &Apply) {
+    std::vector<const Change *> Ptrs;
+    Ptrs.reserve(Apply.size());
+    for (std::size_t I : Apply)
+      Ptrs.push_back(&Changes[I]);
+    return applyChanges(Base, Ptrs);
   };
   auto E = S.evaluator(Materialize);
-  try {
-    deltaDebug(Changes.size(), *E, DDMode::Minimize);
-  } catch (const DeltaError &) {
-    // Cannot happen: keeping every change is the best text, known to fail.
+  using Range = std::pair<std::size_t, std::size_t>;
+  auto WithRange = [&](Range R) {
+    Config C;
+    for (std::size_t I = 0; I < N; ++I)
+      if (Applied[I] || (I >= R.first && I < R.second))
+        C.push_back(I);
+    return C;
+  };
+  for (std::size_t Chunk = N; Chunk > 0 && !S.interrupted();
+       Chunk = Chunk == 1 ? 0 : (Chunk + 1) / 2) {
+    // The chunks of this size, in sweep order, that still hold a change not
+    // applied yet.
+    std::vector<Range> Ranges;
+    for (std::size_t K = 0; K * Chunk < N; ++K) {
+      Range R = Forward ? Range{K * Chunk, std::min(N, (K + 1) * Chunk)}
+                        : Range{N - std::min(N, (K + 1) * Chunk), N - K * Chunk};
+      Ranges.push_back(R);
+    }
+    // Ranges are disjoint, so applying one leaves the later ones as they are.
+    std::vector<Range> Todo;
+    for (Range R : Ranges)
+      if (std::any_of(Applied.begin() + R.first, Applied.begin() + R.second,
+                      [](char A) { return !A; }))
+        Todo.push_back(R);
+    for (std::size_t From = 0; From < Todo.size() && !S.interrupted();) {
+      std::optional<std::size_t> Hit = E->firstMatch([&](std::size_t K) -> std::optional<Probe> {
+        if (From + K >= Todo.size())
+          return std::nullopt;
+        return Probe{WithRange(Todo[From + K]), Outcome::Fail};
+      });
+      if (!Hit)
+        break;
+      Range R = Todo[From + *Hit];
+      std::fill(Applied.begin() + R.first, Applied.begin() + R.second, 1);
+      From += *Hit + 1;
+    }
   }
 }
 
@@ -379,36 +417,119 @@ int runReduce(const ReduceOptions &O) {
     return Parsed[It - AstPasses.begin()];
   };
 
+  // Only the changes that lie in the main file of a preprocessed file: the
+  // bytes outside every #included region.
+  auto InMainFile = [&](std::vector<Change> Changes) {
+    std::vector<Token> Tokens = lexC(S.best(), O.Lang.CPlusPlus);
+    SourceUnit U{S.best(), Tokens, O.Lang.CPlusPlus};
+    std::vector<std::pair<std::size_t, std::size_t>> Regions = includedFileRegions(U);
+    const std::size_t Bytes = S.best().size();
+    std::vector<long> Delta(Bytes + 1, 0);
+    for (auto [B, E] : Regions) {
+      ++Delta[B];
+      --Delta[E];
+    }
+    // Before[I]: how many of the bytes before I lie in an included region.
+    std::vector<std::size_t> Before(Bytes + 1, 0);
+    long Depth = 0;
+    for (std::size_t I = 0; I < Bytes; ++I) {
+      Depth += Delta[I];
+      Before[I + 1] = Before[I] + (Depth > 0);
+    }
+    std::erase_if(Changes, [&](const Change &C) {
+      for (const Edit &E : C.Edits) {
+        std::size_t B = std::min(E.Offset, Bytes);
+        std::size_t End = std::min(std::max(E.Offset + E.Length, E.Offset + 1), Bytes);
+        if (Before[End] != Before[B])
+          return true;
+      }
+      return false;
+    });
+    return Changes;
+  };
+
   std::map<const Transformation *, std::size_t> Gain;
-  for (unsigned MaxLevel = Declarations; MaxLevel <= Lexical; ++MaxLevel) {
-    for (;;) {
-      if (S.interrupted())
-        break;
-      Size RoundStart = S.bestSize();
-      // Coarse levels first; within a level, the passes that removed the
-      // most last time go first.
-      std::vector<const Transformation *> Order;
-      for (const Transformation *T : Passes)
-        if (T->level() <= MaxLevel)
-          Order.push_back(T);
-      std::stable_sort(Order.begin(), Order.end(),
-                       [&](const Transformation *A, const Transformation *B) {
-                         if (A->level() != B->level())
-                           return A->level() < B->level();
-                         return Gain[A] > Gain[B];
-                       });
-      for (const Transformation *T : Order) {
+  // Runs the passes of levels 0..Last, coarse levels first, each set of
+  // levels to a fixpoint.
+  auto RunLevels = [&](unsigned Last, bool MainFileOnly) {
+    for (unsigned MaxLevel = Declarations; MaxLevel <= Last; ++MaxLevel) {
+      for (;;) {
         if (S.interrupted())
           break;
-        S.setPass(T->name());
-        std::size_t Before = S.bestSize().Tokens;
-        reduceWithChanges(S, Instances(T));
-        Gain[T] = Before - S.bestSize().Tokens;
+        Size RoundStart = S.bestSize();
+        // Coarse levels first; within a level, the passes that removed the
+        // most last time go first.
+        std::vector<const Transformation *> Order;
+        for (const Transformation *T : Passes)
+          if (T->level() <= MaxLevel)
+            Order.push_back(T);
+        std::stable_sort(Order.begin(), Order.end(),
+                         [&](const Transformation *A, const Transformation *B) {
+                           if (A->level() != B->level())
+                             return A->level() < B->level();
+                           return Gain[A] > Gain[B];
+                         });
+        for (const Transformation *T : Order) {
+          if (S.interrupted())
+            break;
+          S.setPass(T->name());
+          std::size_t Before = S.bestSize().Tokens, Tests = S.runner().testsRun();
+          double Began = monotonicSeconds();
+          std::vector<Change> Changes = Instances(T);
+          if (MainFileOnly)
+            Changes = InMainFile(std::move(Changes));
+          double Collected = monotonicSeconds();
+          reduceWithChanges(S, Changes, T->largestFirst());
+          Gain[T] = Before - S.bestSize().Tokens;
+          if (O.Session.Verbose) {
+            char Msg[256];
+            std::snprintf(Msg, sizeof Msg,
+                          "%spass %s: %zu instances (%.1f s to find), %zu tests, -%zu tokens, "
+                          "%.1f s",
+                          MainFileOnly ? "main file: " : "", T->name(), Changes.size(),
+                          Collected - Began, S.runner().testsRun() - Tests, Gain[T],
+                          monotonicSeconds() - Began);
+            S.note(Msg);
+          }
+        }
+        if (!(S.bestSize() < RoundStart))
+          break;
       }
-      if (!(S.bestSize() < RoundStart))
-        break;
+    }
+  };
+
+  // In a preprocessed file the crash is almost always in the main file, and
+  // the headers are there only for its sake: while the main file uses them
+  // nearly every header is needed, and each test compiles all of them. So
+  // the main file's own code is reduced first (declarations, statements,
+  // expressions); then most headers go in a few large chunks.
+  {
+    std::vector<Token> Tokens = lexC(S.best(), O.Lang.CPlusPlus);
+    std::vector<std::pair<std::size_t, std::size_t>> Regions =
+        includedFileRegions(SourceUnit{S.best(), Tokens, O.Lang.CPlusPlus});
+    if (!Regions.empty()) {
+      const Transformation *RemoveIncluded = findTransformation("remove-included-file");
+      if (std::find(Passes.begin(), Passes.end(), RemoveIncluded) != Passes.end()) {
+        // A crash on invalid code may not need the headers at all: one test
+        // without any of them settles it.
+        std::sort(Regions.begin(), Regions.end(), [](auto A, auto B) {
+          return A.first != B.first ? A.first < B.first : A.second > B.second;
+        });
+        Change AllHeaders;
+        std::size_t End = 0;
+        for (auto [B, E] : Regions)
+          if (B >= End) { // Outermost regions only; nested ones lie inside.
+            AllHeaders.Edits.push_back({B, E - B, ""});
+            End = E;
+          }
+        S.setPass(RemoveIncluded->name());
+        reduceWithChanges(S, {AllHeaders}, true);
+      }
+      RunLevels(Expressions, /*MainFileOnly=*/true);
     }
   }
+  Gain.clear(); // What paid off in the main file says little about the rest.
+  RunLevels(Lexical, /*MainFileOnly=*/false);
   return S.finish();
 }
 

@@ -8,6 +8,7 @@
 #include "Transformation.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace sleuth::reducer {
 namespace {
@@ -168,6 +169,25 @@ public:
   }
 };
 
+/// Deletes what an #include brought into a preprocessed file, both line
+/// markers included, since a return marker without its entry is an error.
+/// Headers are the bulk of a preprocessed file and each one is a single
+/// candidate here, so most of the text can go in a handful of tests.
+class RemoveIncludedFile : public Transformation {
+public:
+  const char *name() const override { return "remove-included-file"; }
+  const char *description() const override {
+    return "remove the text of an included file (between line markers)";
+  }
+  Level level() const override { return Declarations; }
+  bool needsAST() const override { return false; }
+  bool largestFirst() const override { return true; }
+  void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
+    for (auto [Begin, End] : includedFileRegions(U))
+      Out.push_back(replaceRange(Begin, End));
+  }
+};
+
 /// Balanced bracket groups: `{...}`, `(...)` or `[...]`.
 class BalancedPass : public Transformation {
 public:
@@ -310,9 +330,39 @@ public:
 
 } // namespace
 
+std::vector<std::pair<std::size_t, std::size_t>> includedFileRegions(const SourceUnit &U) {
+  std::vector<std::pair<std::size_t, std::size_t>> Regions;
+  std::vector<std::size_t> Open; // Where the entering markers' lines begin.
+  for (std::size_t I = 0; I < U.Tokens.size(); ++I) {
+    if (!startsDirective(U, I))
+      continue;
+    std::size_t J = endOfLine(U, I);
+    // `# LINE "FILE" FLAGS...`; flag 1 enters a file, flag 2 returns.
+    std::size_t K = I + 1;
+    if (K + 1 < J && std::isdigit(static_cast<unsigned char>(U.tokenText(K)[0])) &&
+        U.tokenText(K + 1).front() == '"') {
+      std::size_t LineBegin = U.Text.rfind('\n', U.Tokens[I].Offset);
+      LineBegin = LineBegin == std::string::npos ? 0 : LineBegin + 1;
+      std::size_t LineEnd = U.Text.find('\n', U.Tokens[J - 1].end());
+      LineEnd = LineEnd == std::string::npos ? U.Text.size() : LineEnd + 1;
+      for (std::size_t F = K + 2; F < J; ++F) {
+        if (U.tokenText(F) == "1") {
+          Open.push_back(LineBegin);
+        } else if (U.tokenText(F) == "2" && !Open.empty()) {
+          Regions.emplace_back(Open.back(), LineEnd);
+          Open.pop_back();
+        }
+      }
+    }
+    I = J - 1;
+  }
+  return Regions;
+}
+
 void addLexicalTransformations(TransformationList &L) {
-  L.push_back(std::make_unique<RemoveDirectives>());
+  L.push_back(std::make_unique<RemoveIncludedFile>());
   L.push_back(std::make_unique<LexicalDecls>());
+  L.push_back(std::make_unique<RemoveDirectives>());
   L.push_back(std::make_unique<LexicalStmts>());
   L.push_back(std::make_unique<BalancedPass>("balanced-braces", "remove a {...} group", '{',
                                              BalancedPass::Delete));

@@ -46,8 +46,13 @@ const std::vector<const Transformation *> &allTransformations() {
     std::vector<const Transformation *> V;
     for (auto &T : Owned)
       V.push_back(T.get());
+    // Coarse levels first. Among the declaration passes, the lexical ones go
+    // first: they need no parse and delete the largest pieces (whole
+    // included files, whole top-level blocks).
     std::stable_sort(V.begin(), V.end(), [](const Transformation *A, const Transformation *B) {
-      return A->level() < B->level();
+      if (A->level() != B->level())
+        return A->level() < B->level();
+      return A->level() == Declarations && !A->needsAST() && B->needsAST();
     });
     return V;
   }();

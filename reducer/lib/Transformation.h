@@ -51,6 +51,12 @@ struct SourceUnit {
   }
 };
 
+/// Byte ranges of a preprocessed file that came from #included files: from
+/// the line marker entering a file (`# 1 "foo.h" 1`) to the end of the one
+/// returning from it (`# 5 "main.c" 2`), nested ones included, in the order
+/// their return markers appear. Empty for a file without line markers.
+std::vector<std::pair<std::size_t, std::size_t>> includedFileRegions(const SourceUnit &U);
+
 /// Granularity, coarse to fine: the driver runs coarse levels first.
 enum Level : unsigned {
   Declarations = 0, ///< Whole top-level declarations.

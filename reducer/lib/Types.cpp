@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -200,12 +201,89 @@ public:
   }
 };
 
+/// Replaces an empty struct or class by `int`: its definition goes and every
+/// use of its name becomes `int`. A crash seldom needs a type of its own
+/// when the type has nothing in it, and `int` is one token where the
+/// definition is at least four.
+class EmptyStructToInt : public Transformation {
+public:
+  const char *name() const override { return "empty-struct-to-int"; }
+  const char *description() const override { return "replace an empty struct or class by int"; }
+  Level level() const override { return Expressions; }
+  void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
+    AstHelper H(U);
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const AstHelper &H;
+      std::vector<RecordDecl *> Empty;
+      std::map<const Decl *, std::vector<Span>> Uses;
+      explicit Finder(const AstHelper &H) : H(H) {}
+      bool VisitRecordDecl(RecordDecl *RD) {
+        if (!RD->isThisDeclarationADefinition() || !RD->getIdentifier() || RD->isUnion() ||
+            !H.isInMainFile(RD->getLocation()))
+          return true;
+        if (auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+          if (CRD->getNumBases() || CRD->isLambda() || CRD->getDescribedClassTemplate() ||
+              isa<ClassTemplateSpecializationDecl>(CRD))
+            return true;
+        for (Decl *D : RD->decls())
+          if (!D->isImplicit())
+            return true;
+        Empty.push_back(RD);
+        return true;
+      }
+      void use(const RecordDecl *RD, SourceLocation Begin, SourceLocation End) {
+        if (std::optional<Span> S = H.span(SourceRange(Begin, End)))
+          Uses[RD->getCanonicalDecl()].push_back(*S);
+      }
+      bool VisitRecordTypeLoc(RecordTypeLoc TL) {
+        use(TL.getDecl(), TL.getNameLoc(), TL.getNameLoc());
+        return true;
+      }
+      bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) {
+        // `struct A` as a whole becomes `int`.
+        if (TL.getElaboratedKeywordLoc().isValid())
+          if (auto RT = TL.getNamedTypeLoc().getAs<RecordTypeLoc>())
+            use(RT.getDecl(), TL.getElaboratedKeywordLoc(), RT.getNameLoc());
+        return true;
+      }
+    } F(H);
+    F.TraverseDecl(U.AST->getTranslationUnitDecl());
+    for (RecordDecl *RD : F.Empty) {
+      Change C;
+      std::vector<Span> Deleted;
+      for (const Decl *R : RD->redecls())
+        if (std::optional<Span> S = H.span(R))
+          Deleted.push_back(H.withSemicolon(*S));
+      std::vector<Span> Uses = F.Uses[RD->getCanonicalDecl()];
+      std::sort(Uses.begin(), Uses.end(), [](Span A, Span B) {
+        return A.Begin != B.Begin ? A.Begin < B.Begin : A.End > B.End;
+      });
+      for (Span D : Deleted)
+        C.Edits.push_back({D.Begin, D.size(), ""});
+      std::size_t Covered = 0;
+      for (Span S : Uses) {
+        // The name inside `struct A` is replaced with the whole.
+        if (S.End <= Covered)
+          continue;
+        bool InDeleted = std::any_of(Deleted.begin(), Deleted.end(),
+                                     [&](Span D) { return D.Begin <= S.Begin && S.End <= D.End; });
+        if (!InDeleted)
+          C.Edits.push_back({S.Begin, S.size(), "int"});
+        Covered = S.End;
+      }
+      if (!C.Edits.empty())
+        Out.push_back(std::move(C));
+    }
+  }
+};
+
 } // namespace
 
 void addTypeTransformations(TransformationList &L) {
   L.push_back(std::make_unique<ClassTemplateToClass>());
   L.push_back(std::make_unique<RemoveTemplateParam>());
   L.push_back(std::make_unique<InlineTypedef>());
+  L.push_back(std::make_unique<EmptyStructToInt>());
 }
 
 } // namespace sleuth::reducer

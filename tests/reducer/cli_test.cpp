@@ -80,6 +80,32 @@ TEST(CliTest, ReducesProgramAgainstScriptedCompiler) {
   EXPECT_NE(R.Err.find(" tests"), std::string::npos);
 }
 
+TEST(CliTest, ReducesPreprocessedFileMainFileFirst) {
+  // A preprocessed file: the "crash" needs one declaration of the header and
+  // its use in the main file. The verbose log shows the main-file phase.
+  TempDir D;
+  std::string Text = "# 1 \"p.c\"\n"
+                     "# 1 \"h.h\" 1\n"
+                     "int unused1;\n"
+                     "int needed;\n"
+                     "# 1 \"inner.h\" 1\n"
+                     "int unused2;\n"
+                     "# 4 \"h.h\" 2\n"
+                     "# 2 \"p.c\" 2\n"
+                     "int f(void) { return needed; }\n"
+                     "int g(void) { return 0; }\n";
+  writeFile(D / "p.c", Text);
+  writeFile(D / "t.sh", "#!/bin/sh\ngrep -q 'int needed' p.c && grep -q 'return needed' p.c\n",
+            true);
+  Result R = cli(D, "reduce ./t.sh p.c --verbose");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  std::string Reduced = readFile(D / "p.c");
+  EXPECT_EQ(Reduced.find("unused"), std::string::npos) << Reduced;
+  EXPECT_EQ(Reduced.find("g(void)"), std::string::npos) << Reduced;
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./t.sh").c_str()), 0) << Reduced;
+  EXPECT_NE(R.Err.find("main file: pass "), std::string::npos) << R.Err;
+}
+
 TEST(CliTest, DDMinReducesText) {
   TempDir D;
   std::string Text = "alpha beta\ngamma needle delta\nepsilon\nzeta eta\n";

@@ -214,3 +214,48 @@ TEST(TransformationTest, AstPassesTolerateErrors) {
   // Clang's error recovery still yields both declarations.
   EXPECT_EQ(count("remove-decl", "int f() { return 1 +; }\nint g;\n", false), 2u);
 }
+
+TEST(TransformationTest, RemoveIncludedFile) {
+  // A preprocessed file: a.h includes b.h. Each included file is one
+  // instance, markers included, the largest (outermost) first.
+  const char *In = "# 1 \"t.cpp\"\n"
+                   "# 1 \"a.h\" 1\n"
+                   "int a;\n"
+                   "# 1 \"b.h\" 1 3\n"
+                   "int b;\n"
+                   "# 3 \"a.h\" 2\n"
+                   "# 2 \"t.cpp\" 2\n"
+                   "int main() { return a; }\n";
+  EXPECT_EQ(count("remove-included-file", In), 2u);
+  EXPECT_EQ(apply("remove-included-file", In, 1), "# 1 \"t.cpp\"\n"
+                                                  "int main() { return a; }\n");
+  EXPECT_EQ(apply("remove-included-file", In, 2), "# 1 \"t.cpp\"\n"
+                                                  "# 1 \"a.h\" 1\n"
+                                                  "int a;\n"
+                                                  "# 2 \"t.cpp\" 2\n"
+                                                  "int main() { return a; }\n");
+  // Without line markers there is nothing to remove.
+  EXPECT_EQ(count("remove-included-file", "#include <x.h>\nint a;\n"), 0u);
+}
+
+TEST(TransformationTest, InlineFunction) {
+  EXPECT_EQ(apply("inline-function", "int sq(int x) { return x * x; }\n"
+                                     "int main() { return sq(2 + 1); }\n"),
+            "\nint main() { return ((2 + 1) * (2 + 1)); }\n");
+  // Used twice, or other than by a call: not inlined.
+  EXPECT_EQ(count("inline-function", "int f(int x) { return x; }\n"
+                                     "int g() { return f(1) + f(2); }\n"),
+            0u);
+  EXPECT_EQ(count("inline-function", "int f(int x) { return x; }\n"
+                                     "int (*p)(int) = f;\nint g() { return f(1); }\n"),
+            0u);
+}
+
+TEST(TransformationTest, EmptyStructToInt) {
+  EXPECT_EQ(apply("empty-struct-to-int", "struct A {};\nA a;\nstruct A b;\n"
+                                         "int f(A x) { return sizeof(x); }\n"),
+            "\nint a;\nint b;\nint f(int x) { return sizeof(x); }\n");
+  // Not empty, or empty only in name (a base): not replaced.
+  EXPECT_EQ(count("empty-struct-to-int", "struct B { int x; };\nB b;\n"), 0u);
+  EXPECT_EQ(count("empty-struct-to-int", "struct B { int x; };\nstruct C : B {};\nC c;\n"), 0u);
+}
