@@ -30,6 +30,10 @@ options:
   -p BUILD_DIR     take compiler arguments from BUILD_DIR/compile_commands.json
   --mode MODE      deps (dependences, the default) or coverage (block, edge and condition
                    counters)
+  --headers WHICH  the included files to instrument along with each source (their text is
+                   inlined into the output): `project` (the default: every file that is not
+                   a system header nor under /usr, /opt or /nix/store), `none`, or a
+                   directory (only files under it; repeat for several)
   --stats          print per file how many functions and sites were instrumented
   -h, --help       this text
 )";
@@ -78,6 +82,8 @@ int instrumentMain(int Argc, const char **Argv) {
   std::string Output, BuildDir;
   bool HaveCompilerArgs = false, Stats = false;
   InstrumentMode Mode = InstrumentMode::Dependences;
+  bool IncludedFiles = true;
+  std::vector<std::string> IncludedRoots;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--") {
@@ -90,7 +96,7 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::outs() << Usage;
       return 0;
     }
-    if (A == "-o" || A == "-p" || A == "--mode") {
+    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers") {
       if (I + 1 >= Argc)
         return fail("option " + A + " needs an argument");
       std::string V = Argv[++I];
@@ -98,7 +104,18 @@ int instrumentMain(int Argc, const char **Argv) {
         Output = V;
       else if (A == "-p")
         BuildDir = V;
-      else if (V == "deps")
+      else if (A == "--headers") {
+        if (V == "none") {
+          IncludedFiles = false;
+        } else if (V != "project") {
+          if (!llvm::sys::fs::is_directory(V))
+            return fail("--headers: '" + V + "' is not a directory (nor project or none)");
+          llvm::SmallString<256> Root(V);
+          llvm::sys::fs::make_absolute(Root);
+          llvm::sys::path::remove_dots(Root, true);
+          IncludedRoots.push_back(std::string(Root));
+        }
+      } else if (V == "deps")
         Mode = InstrumentMode::Dependences;
       else if (V == "coverage")
         Mode = InstrumentMode::Coverage;
@@ -134,6 +151,8 @@ int instrumentMain(int Argc, const char **Argv) {
     InstrumentRequest Request;
     Request.File = File;
     Request.Mode = Mode;
+    Request.InstrumentIncludedFiles = IncludedFiles;
+    Request.IncludedRoots = IncludedRoots;
     if (Database) {
       llvm::SmallString<256> Absolute(File);
       llvm::sys::fs::make_absolute(Absolute);
@@ -164,7 +183,8 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::errs() << File << ": " << Result.Functions << " functions, " << Result.Sites
                    << (Mode == InstrumentMode::Coverage ? " counters, " : " sites, ")
                    << Result.Probes << " probes, " << Result.Skipped
-                   << " functions left as they were\n";
+                   << " functions left as they were, " << Result.IncludedFiles.size()
+                   << " included files instrumented\n";
     if (Output.empty()) {
       llvm::outs() << Result.Text;
       continue;

@@ -18,7 +18,7 @@ CharSourceRange Context::fileRange(SourceRange R) const {
   if (B.isFileID() && E.isFileID()) {
     CharSourceRange C =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
-    if (C.isInvalid() || !SM.isWrittenInMainFile(C.getBegin()))
+    if (C.isInvalid() || !instrumentable(C.getBegin()))
       return {};
     return C;
   }
@@ -27,7 +27,7 @@ CharSourceRange Context::fileRange(SourceRange R) const {
   if (!SM.isMacroArgExpansion(B) || !SM.isMacroArgExpansion(E))
     return {};
   SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(E);
-  if (!SB.isFileID() || !SE.isFileID() || !SM.isWrittenInMainFile(SB))
+  if (!SB.isFileID() || !SE.isFileID() || !instrumentable(SB))
     return {};
   for (const AssertInvocation &A : Asserts) {
     if (SM.isBeforeInTranslationUnit(SB, A.Argument.getBegin()) ||
@@ -76,7 +76,7 @@ CharSourceRange Context::expansionRange(SourceRange R) const {
     return Plain;
   CharSourceRange C =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
-  if (C.isInvalid() || !SM.isWrittenInMainFile(C.getBegin()))
+  if (C.isInvalid() || !instrumentable(C.getBegin()))
     return {};
   return C;
 }
@@ -103,8 +103,8 @@ std::string Context::text(CharSourceRange R) const {
 
 std::string Context::text(const Stmt *S) const { return text(fileRange(S)); }
 
-std::string Context::unitAndSite(unsigned Site) {
-  return "&__sleuth_tu, " + std::to_string(Site) + "u";
+std::string Context::unitAndSite(unsigned Site) const {
+  return "&" + UnitName + ", " + std::to_string(Site) + "u";
 }
 
 void Context::wrap(CharSourceRange R, std::string Prefix, std::string Suffix) {
@@ -138,7 +138,8 @@ void Context::replace(CharSourceRange R, std::string Text) {
 
 void Context::applyEdits() {
   // Compose all insertions at one offset: suffixes of nodes that end there (inner first), then
-  // prefixes of nodes that begin there (outer first). Edits arrive in post-order.
+  // prefixes of nodes that begin there (outer first). Edits arrive in post-order. Offsets are
+  // those of the whole translation unit (raw file locations), since edits span several files.
   struct At {
     std::string Suffixes;
     std::vector<const std::string *> Prefixes;
@@ -147,12 +148,12 @@ void Context::applyEdits() {
   std::map<unsigned, SourceLocation> Locations;
   for (const Edit &E : Edits) {
     if (!E.Suffix.empty()) {
-      unsigned O = SM.getFileOffset(E.End);
+      unsigned O = E.End.getRawEncoding();
       ByOffset[O].Suffixes += E.Suffix;
       Locations[O] = E.End;
     }
     if (!E.Prefix.empty()) {
-      unsigned O = SM.getFileOffset(E.Begin);
+      unsigned O = E.Begin.getRawEncoding();
       ByOffset[O].Prefixes.push_back(&E.Prefix);
       Locations[O] = E.Begin;
     }

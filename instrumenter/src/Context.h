@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 #include <string>
@@ -37,15 +38,27 @@ struct Edit {
 
 class Context {
 public:
-  Context(clang::ASTContext &Ast, clang::Rewriter &Rewrite, SiteTable &Sites,
-          std::vector<AssertInvocation> &Asserts)
-      : Ast(Ast), SM(Ast.getSourceManager()), Rewrite(Rewrite), Sites(Sites), Asserts(Asserts) {}
+  Context(clang::ASTContext &Ast, clang::Rewriter &Rewrite, std::vector<AssertInvocation> &Asserts)
+      : Ast(Ast), SM(Ast.getSourceManager()), Rewrite(Rewrite), Asserts(Asserts) {}
 
   clang::ASTContext &Ast;
   clang::SourceManager &SM;
   clang::Rewriter &Rewrite;
-  SiteTable &Sites;
   std::vector<AssertInvocation> &Asserts;
+
+  /// The files whose text may be rewritten: the main file and the project files it includes
+  /// (see IncludedFiles.h). Nodes anywhere else are left alone.
+  llvm::DenseSet<clang::FileID> Instrumentable;
+  bool instrumentable(clang::SourceLocation FileLoc) const {
+    return FileLoc.isValid() && Instrumentable.contains(SM.getFileID(FileLoc));
+  }
+
+  /// The file whose functions are being instrumented, its site table (dependence mode) and
+  /// the names of its unit and counter array in the rewritten text; set per function.
+  clang::FileID CurrentFile;
+  SiteTable *Sites = nullptr;
+  std::string UnitName = "__sleuth_tu";
+  std::string CounterName = "__sleuth_cov";
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 
@@ -74,8 +87,8 @@ public:
   std::string text(const clang::Stmt *S) const;
   std::string text(clang::CharSourceRange R) const;
 
-  /// `&__sleuth_tu, ID`
-  static std::string unitAndSite(unsigned Site);
+  /// `&__sleuth_tu, ID` (with the current file's unit)
+  std::string unitAndSite(unsigned Site) const;
 
   /// C++: record a write of the object named Text beside expression R, whose value is
   /// discarded: `((void)(R), sleuth_set(&tu, Site, __builtin_addressof(Text), sizeof(Text)))`.

@@ -51,7 +51,7 @@ unsigned FunctionInstrumenter::addSite(SiteKind Kind, const Stmt *Anchor, Source
   S.Column = Ctx.SM.getSpellingColumnNumber(L);
   S.Function = FunctionId;
   S.Name = std::move(SiteName);
-  unsigned Id = Ctx.Sites.add(std::move(S));
+  unsigned Id = Ctx.Sites->add(std::move(S));
   if (Anchor)
     Anchors.emplace_back(Id, Anchor);
   return Id;
@@ -84,7 +84,7 @@ bool FunctionInstrumenter::run() {
   if (Ctx.isC() && hasHiddenReturn(Body))
     return false;
   SourceLocation Begin = Ctx.SM.getFileLoc(Function->getBeginLoc());
-  FunctionId = Ctx.Sites.addFunction(
+  FunctionId = Ctx.Sites->addFunction(
       FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),
                     Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc())), Name});
   walk(Body);
@@ -242,7 +242,7 @@ void FunctionInstrumenter::computeControlDependences() {
           It->second.push_back(Found->second);
       }
     }
-    std::vector<unsigned> &Controllers = Ctx.Sites[SiteId].Controllers;
+    std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
     for (unsigned C : It->second)
       if (C != SiteId) // a loop test is not controlled by its own previous outcome
         Controllers.push_back(C);

@@ -4,6 +4,7 @@
 
 #include "Context.h"
 #include "FunctionInstrumenter.h"
+#include "IncludedFiles.h"
 #include "coverage/FunctionCoverage.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -24,7 +25,8 @@ namespace sleuth {
 namespace instrumenter {
 namespace {
 
-/// Records every active `assert(ARG)` spelled in the main file.
+/// Records every active `assert(ARG)` spelled in a project file (Context::fileRange keeps those
+/// in the files that are instrumented).
 class AssertRecorder : public PPCallbacks {
 public:
   AssertRecorder(Preprocessor &PP, std::vector<AssertInvocation> &Out) : PP(PP), Out(Out) {}
@@ -35,7 +37,7 @@ public:
     if (!II || II->getName() != "assert" || !Args || Args->getNumMacroArguments() != 1)
       return;
     SourceManager &SM = PP.getSourceManager();
-    if (!Name.getLocation().isFileID() || !SM.isWrittenInMainFile(Name.getLocation()))
+    if (!Name.getLocation().isFileID() || SM.isInSystemHeader(Name.getLocation()))
       return;
     const MacroInfo *MI = MD.getMacroInfo();
     if (!MI || MI->getNumParams() != 1)
@@ -88,12 +90,21 @@ private:
   std::vector<AssertInvocation> &Out;
 };
 
-/// Finds the functions to instrument: bodies written in the main file, not constexpr.
+/// The tables of one instrumented file: its sites or its counters, and their names' suffix.
+struct FileTables {
+  SiteTable Sites;
+  CoverageTable Coverage;
+  std::string Suffix;
+  unsigned Functions = 0;
+};
+
+/// Finds the functions to instrument: bodies written in the main file or an instrumentable
+/// included file, not constexpr.
 class FunctionFinder : public RecursiveASTVisitor<FunctionFinder> {
 public:
-  /// Coverage is null in dependence mode.
-  FunctionFinder(Context &Ctx, CoverageTable *Coverage, InstrumentResult &Result)
-      : Ctx(Ctx), Coverage(Coverage), Result(Result) {}
+  FunctionFinder(Context &Ctx, bool IsCoverage, IncludedFiles &Included,
+                 std::map<FileID, FileTables> &Tables, InstrumentResult &Result)
+      : Ctx(Ctx), IsCoverage(IsCoverage), Included(Included), Tables(Tables), Result(Result) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -125,28 +136,40 @@ public:
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody() || F->isDefaulted() || F->isDeleted())
       return true;
-    if (!Ctx.SM.isWrittenInMainFile(Ctx.SM.getFileLoc(F->getLocation())))
+    SourceLocation Name = Ctx.SM.getFileLoc(F->getLocation());
+    if (!Ctx.instrumentable(Name))
       return true;
     if (F->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
       return true;
-    if (isDeclaredConstexpr(F) || !Ctx.fileRange(F->getBody()).isValid()) {
+    CharSourceRange Body = Ctx.fileRange(F->getBody());
+    // C99 inline definitions with external linkage may not refer to the file's static tables.
+    bool ExternInlineC = Ctx.isC() && F->isInlineSpecified() && F->getStorageClass() != SC_Static;
+    if (isDeclaredConstexpr(F) || ExternInlineC || !Body.isValid() ||
+        Ctx.SM.getFileID(Body.getBegin()) != Ctx.SM.getFileID(Name)) {
       ++Result.Skipped;
       return true;
     }
-    if (Coverage) {
-      FunctionCoverage FC(Ctx, *Coverage, F, FunctionInstrumenter::displayName(F));
-      if (FC.run()) {
-        ++Result.Functions;
+    FileID File = Ctx.SM.getFileID(Name);
+    FileTables &T = Tables[File];
+    if (T.Suffix.empty() && File != Ctx.SM.getMainFileID())
+      T.Suffix = Included.suffix(Ctx.SM, File);
+    Ctx.CurrentFile = File;
+    Ctx.Sites = &T.Sites;
+    Ctx.UnitName = "__sleuth_tu" + T.Suffix;
+    Ctx.CounterName = CounterArray + T.Suffix;
+    bool Done = false;
+    if (IsCoverage) {
+      FunctionCoverage FC(Ctx, T.Coverage, F, FunctionInstrumenter::displayName(F));
+      if ((Done = FC.run()))
         Result.Probes += FC.probes();
-      } else {
-        ++Result.Skipped;
-      }
-      return true;
+    } else {
+      FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
+      if ((Done = FI.run()))
+        Result.Probes += FI.probeCount();
     }
-    FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
-    if (FI.run()) {
+    if (Done) {
       ++Result.Functions;
-      Result.Probes += FI.probeCount();
+      ++T.Functions;
     } else {
       ++Result.Skipped;
     }
@@ -155,48 +178,73 @@ public:
 
 private:
   Context &Ctx;
-  CoverageTable *Coverage;
+  bool IsCoverage;
+  IncludedFiles &Included;
+  std::map<FileID, FileTables> &Tables;
   InstrumentResult &Result;
 };
 
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
-           InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Mode(Mode), Result(Result) {}
+           IncludedFiles &Included, std::string MainFile, InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Mode(Mode), Included(Included), MainFile(std::move(MainFile)),
+        Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
     SourceManager &SM = Ast.getSourceManager();
     Rewriter Rewrite(SM, Ast.getLangOpts());
-    SiteTable Sites;
-    CoverageTable Coverage;
     // Coverage mode leaves assert() alone: its argument is no different from any other macro's.
     std::vector<AssertInvocation> NoAsserts;
     bool IsCoverage = Mode == InstrumentMode::Coverage;
-    Context Ctx(Ast, Rewrite, Sites, IsCoverage ? NoAsserts : Asserts);
-    FunctionFinder Finder(Ctx, IsCoverage ? &Coverage : nullptr, Result);
+    Context Ctx(Ast, Rewrite, IsCoverage ? NoAsserts : Asserts);
+    if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
+      Included.setMainFile(MainFile, MainEntry->getName());
+    Ctx.Instrumentable = Included.candidates(SM);
+    FileID Main = SM.getMainFileID();
+    std::map<FileID, FileTables> Tables;
+    Tables[Main]; // the main file's tables come first, also when it has no functions
+    FunctionFinder Finder(Ctx, IsCoverage, Included, Tables, Result);
     Finder.TraverseDecl(Ast.getTranslationUnitDecl());
     Ctx.applyEdits();
-    FileID Main = SM.getMainFileID();
-    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(Main);
-    std::string Path = Entry ? std::string(Entry->getName()) : "";
-    llvm::SmallString<256> Absolute(Path);
-    llvm::sys::fs::make_absolute(Absolute);
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    std::string Body;
-    if (const RewriteBuffer *B = Rewrite.getRewriteBufferFor(Main))
-      Body.assign(B->begin(), B->end());
-    else
-      Body = SM.getBufferData(Main).str();
-    if (IsCoverage) {
-      Result.Text = Coverage.prologue(std::string(Absolute), Path, Body) + Body;
-      Result.Sites = Coverage.numCounters();
-    } else {
-      Result.Text = Sites.prologue(std::string(Absolute), Path, Ctx.isC()) + Body;
-      Result.Sites = unsigned(Sites.size());
+
+    llvm::DenseSet<FileID> WithCode;
+    for (auto &[File, T] : Tables)
+      if (File != Main && T.Functions)
+        WithCode.insert(File);
+    llvm::DenseSet<FileID> Inline = Included.closure(SM, WithCode);
+    // Each file's own rewritten text, before the files it includes are inlined into it: what
+    // a header's build hash covers, so that it hashes alike in every translation unit.
+    std::map<FileID, std::string> OwnText;
+    for (auto &[File, T] : Tables) {
+      if (const RewriteBuffer *B = Rewrite.getRewriteBufferFor(File))
+        OwnText[File].assign(B->begin(), B->end());
+      else
+        OwnText[File] = SM.getBufferData(File).str();
     }
+    std::string Body = Included.assemble(SM, Rewrite, Inline, Result.IncludedFiles);
+
+    std::string Prologue =
+        IsCoverage ? "#include \"sleuth/coverage.h\"\n" : "#include \"sleuth/runtime.h\"\n";
+    for (auto &[File, T] : Tables) {
+      if (File != Main && !T.Functions)
+        continue;
+      OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+      std::string Path = Entry ? IncludedFiles::absolutePath(SM, *Entry) : "";
+      if (IsCoverage) {
+        Prologue += T.Coverage.tables(Path, OwnText[File], T.Suffix);
+        Result.Sites += T.Coverage.numCounters();
+      } else {
+        Prologue += T.Sites.tables(Path, T.Suffix);
+        Result.Sites += unsigned(T.Sites.size());
+      }
+    }
+    OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(Main);
+    std::string MainName =
+        Included.asCompilerNames(MainEntry ? std::string(MainEntry->getName()) : "");
+    Result.Text = Prologue + "#line 1 " + cStringLiteral(MainName) + "\n" + Body;
     Result.Ok = true;
   }
 
@@ -204,21 +252,28 @@ private:
   CompilerInstance &CI;
   std::vector<AssertInvocation> &Asserts;
   InstrumentMode Mode;
+  IncludedFiles &Included;
+  std::string MainFile;
   InstrumentResult &Result;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  Action(InstrumentMode Mode, InstrumentResult &Result) : Mode(Mode), Result(Result) {}
+  Action(const InstrumentRequest &Request, InstrumentResult &Result)
+      : Mode(Request.Mode), Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
+        MainFile(Request.File), Result(Result) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
-    return std::make_unique<Consumer>(CI, Asserts, Mode, Result);
+    CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
+    return std::make_unique<Consumer>(CI, Asserts, Mode, Included, MainFile, Result);
   }
 
 private:
   InstrumentMode Mode;
+  IncludedFiles Included;
+  std::string MainFile;
   InstrumentResult &Result;
   std::vector<AssertInvocation> Asserts;
 };
@@ -271,13 +326,14 @@ private:
 
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
-  ActionFactory(InstrumentMode Mode, InstrumentResult &Result) : Mode(Mode), Result(Result) {}
+  ActionFactory(const InstrumentRequest &Request, InstrumentResult &Result)
+      : Request(Request), Result(Result) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(Mode, Result);
+    return std::make_unique<Action>(Request, Result);
   }
 
 private:
-  InstrumentMode Mode;
+  const InstrumentRequest &Request;
   InstrumentResult &Result;
 };
 
@@ -301,7 +357,7 @@ InstrumentResult instrument(const InstrumentRequest &Request) {
   std::string Directory = Request.Directory.empty() ? "." : Request.Directory;
   tooling::FixedCompilationDatabase Database(Directory, Args);
   tooling::ClangTool Tool(Database, {Request.File});
-  instrumenter::ActionFactory Factory(Request.Mode, Result);
+  instrumenter::ActionFactory Factory(Request, Result);
   instrumenter::FirstErrorConsumer Diagnostics(Request.ShowDiagnostics);
   Tool.setDiagnosticConsumer(&Diagnostics);
   Tool.setPrintErrorMessage(false);

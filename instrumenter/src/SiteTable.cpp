@@ -23,11 +23,9 @@ std::string cStringLiteral(const std::string &S) {
   return Out + "\"";
 }
 
-std::string SiteTable::prologue(const std::string &AbsolutePath,
-                                const std::string &LineDirectivePath, bool IsC) const {
+std::string SiteTable::tables(const std::string &AbsolutePath, const std::string &Suffix) const {
   std::string Out;
-  Out += "#include \"sleuth/runtime.h\"\n";
-  Out += "static const struct sleuth_site __sleuth_sites[] = {\n";
+  Out += "static const struct sleuth_site __sleuth_sites" + Suffix + "[] = {\n";
   std::vector<unsigned> Cds;
   for (const Site &S : Sites) {
     unsigned Begin = unsigned(Cds.size());
@@ -40,11 +38,11 @@ std::string SiteTable::prologue(const std::string &AbsolutePath,
   if (Sites.empty()) // C forbids empty initializer lists
     Out += "  {0, 0, 0, 0, 0, 0, 0, \"\"}\n";
   Out += "};\n";
-  Out += "static const unsigned __sleuth_cds[] = {";
+  Out += "static const unsigned __sleuth_cds" + Suffix + "[] = {";
   for (unsigned C : Cds)
     Out += std::to_string(C) + ", ";
   Out += "0};\n";
-  Out += "static const struct sleuth_func __sleuth_funcs[] = {\n";
+  Out += "static const struct sleuth_func __sleuth_funcs" + Suffix + "[] = {\n";
   for (const FunctionEntry &F : Functions)
     Out += "  {" + std::to_string(F.BeginLine) + ", " + std::to_string(F.EndLine) + ", " +
            cStringLiteral(F.Name) + "},\n";
@@ -54,12 +52,12 @@ std::string SiteTable::prologue(const std::string &AbsolutePath,
   // Not marked unused, since the probes use it (clang's -Wused-but-marked-unused, which cjson
   // enables): a pointer that is marked unused, and never used, keeps it from being unused
   // when no function was instrumented.
-  Out += "static struct sleuth_tu __sleuth_tu = {" + cStringLiteral(AbsolutePath) +
-         ", __sleuth_sites, " + std::to_string(Sites.size()) + ", __sleuth_cds, __sleuth_funcs, " +
-         std::to_string(Functions.size()) + ", 0, 0, 0};\n";
-  Out += "static struct sleuth_tu *const __sleuth_tu_ref __attribute__((unused)) = &__sleuth_tu;\n";
-  (void)IsC;
-  Out += "#line 1 " + cStringLiteral(LineDirectivePath) + "\n";
+  Out += "static struct sleuth_tu __sleuth_tu" + Suffix + " = {" + cStringLiteral(AbsolutePath) +
+         ", __sleuth_sites" + Suffix + ", " + std::to_string(Sites.size()) + ", __sleuth_cds" +
+         Suffix + ", __sleuth_funcs" + Suffix + ", " + std::to_string(Functions.size()) +
+         ", 0, 0, 0};\n";
+  Out += "static struct sleuth_tu *const __sleuth_tu_ref" + Suffix +
+         " __attribute__((unused)) = &__sleuth_tu" + Suffix + ";\n";
   return Out;
 }
 

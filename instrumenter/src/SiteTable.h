@@ -42,9 +42,9 @@ public:
   size_t size() const { return Sites.size(); }
   size_t numFunctions() const { return Functions.size(); }
 
-  /// The declarations that go before the first line of the rewritten file.
-  std::string prologue(const std::string &AbsolutePath, const std::string &LineDirectivePath,
-                       bool IsC) const;
+  /// The table declarations that go before the first line of the rewritten file (after
+  /// `#include "sleuth/runtime.h"`). Suffix tells apart the names of several files' tables.
+  std::string tables(const std::string &AbsolutePath, const std::string &Suffix) const;
 
 private:
   std::vector<Site> Sites;

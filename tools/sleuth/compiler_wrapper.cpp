@@ -108,6 +108,8 @@ std::string oneLine(std::string Text) {
 struct Wrapper {
   bool Cxx = false;
   std::string Compiler;
+  bool IncludedFiles = true;
+  std::vector<std::string> IncludedRoots;
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
   llvm::SmallString<128> Scratch;
@@ -124,6 +126,7 @@ struct Wrapper {
     Line += "\t" + std::to_string(R ? R->Functions : 0) + "\t" + std::to_string(R ? R->Probes : 0);
     Line += "\t" + std::to_string(R ? R->Skipped : 0) + "\t" + std::to_string(int(Seconds * 1000));
     Line += "\t" + oneLine(Reason);
+    Line += "\t" + std::to_string(R ? R->IncludedFiles.size() : 0);
     recordStats(Line);
   }
 
@@ -169,7 +172,7 @@ struct Wrapper {
 
   // Rewrites the depfile of an instrumented compile to name the original source.
   void fixDepFile(const std::string &DepFile, const std::string &ScratchSource,
-                  const std::string &Original) {
+                  const std::string &Original, const std::vector<std::string> &Included) {
     auto Buffer = llvm::MemoryBuffer::getFile(DepFile);
     if (!Buffer) {
       warn(DepFile + ": depfile not written by the compiler");
@@ -181,6 +184,20 @@ struct Wrapper {
     for (size_t At = Text.find(From); At != std::string::npos; At = Text.find(From, At)) {
       Text.replace(At, From.size(), To);
       At += To.size();
+    }
+    // The compile no longer read the files whose instrumented text was inlined; the object
+    // still depends on them. They go at the end of the first rule (before its newline).
+    std::string Extra;
+    for (const std::string &F : Included)
+      if (Text.find(wrapper::escapeForDepFile(F)) == std::string::npos)
+        Extra += " " + wrapper::escapeForDepFile(F);
+    if (!Extra.empty()) {
+      size_t End = 0;
+      while ((End = Text.find('\n', End)) != std::string::npos && End > 0 && Text[End - 1] == '\\')
+        ++End;
+      if (End == std::string::npos)
+        End = Text.size();
+      Text.insert(End, Extra);
     }
     std::string Temporary = DepFile + ".sleuth-tmp";
     {
@@ -212,6 +229,8 @@ struct Wrapper {
     Request.Arguments = wrapper::parseArguments(C, In);
     Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
     Request.Mode = Mode;
+    Request.InstrumentIncludedFiles = IncludedFiles;
+    Request.IncludedRoots = IncludedRoots;
     InstrumentResult Result = instrument(Request);
     double Seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
@@ -220,6 +239,12 @@ struct Wrapper {
       stats(In, "parse-failed", nullptr, Seconds, Result.Error);
       return std::nullopt;
     }
+    return compileRewritten(C, In, N, ObjectForLink, Request, Result, Seconds);
+  }
+
+  std::optional<int> compileRewritten(const CompileCommand &C, const CommandInput &In, size_t N,
+                                      const std::string &ObjectForLink, InstrumentRequest &Request,
+                                      InstrumentResult &Result, double Seconds) {
     std::string Source = scratchFile(N, llvm::sys::path::filename(In.Path), Result.Text);
     if (Source.empty()) {
       warn(In.Path + ": cannot write the instrumented source to " + Scratch +
@@ -267,6 +292,18 @@ struct Wrapper {
         llvm::StringRef Line = At == llvm::StringRef::npos ? Text : Text.substr(At);
         First = Line.substr(0, Line.find('\n')).str();
       }
+      if (!Result.IncludedFiles.empty()) {
+        // The included files' text may be what broke it: try the main file alone first.
+        warn(In.Path + ": the instrumented source did not compile" +
+             (First.empty() ? "" : " (" + First + ")") +
+             "; instrumenting it without its included files");
+        Request.InstrumentIncludedFiles = false;
+        InstrumentResult Alone = instrument(Request);
+        if (Alone.Ok) {
+          Result = std::move(Alone);
+          return compileRewritten(C, In, N, ObjectForLink, Request, Result, Seconds);
+        }
+      }
       warn(In.Path + ": the instrumented source did not compile" +
            (First.empty() ? "" : " (" + First + ")") + "; compiling it uninstrumented");
       stats(In, "compile-failed", &Result, Seconds, First);
@@ -275,7 +312,7 @@ struct Wrapper {
     if (Diagnostics)
       llvm::errs() << (*Diagnostics)->getBuffer();
     if (C.DepFile && ObjectForLink.empty())
-      fixDepFile(wrapper::depFilePath(C, In), Source, In.Path);
+      fixDepFile(wrapper::depFilePath(C, In), Source, In.Path, Result.IncludedFiles);
     stats(In, "instrumented", &Result, Seconds, "");
     return Status;
   }
@@ -400,7 +437,11 @@ void printHelp(bool Cxx) {
       << (Cxx ? "c++" : "cc") << ")\n"
       << "  SLEUTH_MODE  deps or coverage\n"
       << "  SLEUTH_STATS FILE: append one line per source (file, mode, status, functions, "
-         "probes,\n               functions skipped, milliseconds, reason; tab-separated)\n"
+         "probes,\n               functions skipped, milliseconds, reason, included files "
+         "instrumented;\n               tab-separated)\n"
+      << "  SLEUTH_HEADERS  project (the default): also instrument the included files that are\n"
+         "               not system headers nor under /usr, /opt; DIR[:DIR…]: only those under\n"
+         "               these directories; none: the compiled sources only\n"
       << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n";
 }
 
@@ -431,6 +472,17 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
     W.ModeName = "coverage";
   } else if (!Mode.empty() && Mode != "deps" && Mode != "dependences") {
     warn(ModeFrom + ": unknown mode '" + Mode + "' (deps or coverage); using deps");
+  }
+  if (const char *Headers = std::getenv("SLEUTH_HEADERS"); Headers && *Headers) {
+    llvm::StringRef H(Headers);
+    if (H == "0" || H == "none" || H == "no") {
+      W.IncludedFiles = false;
+    } else if (H != "1" && H != "project" && H != "yes") {
+      llvm::SmallVector<llvm::StringRef, 4> Roots;
+      H.split(Roots, ':', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef Root : Roots)
+        W.IncludedRoots.push_back(absolute(std::string(Root)));
+    }
   }
   const char *Keep = std::getenv("SLEUTH_KEEP_SCRATCH");
   W.KeepScratch = Keep && *Keep && std::string(Keep) != "0";

@@ -26,8 +26,8 @@ bool isLabel(const Stmt *S) { return isa<CaseStmt, DefaultStmt, LabelStmt>(S); }
 
 } // namespace
 
-std::string BlockCounter::increment(unsigned Counter) {
-  return std::string("++") + CounterArray + "[" + std::to_string(Counter) + "]";
+std::string BlockCounter::increment(const Context &Ctx, unsigned Counter) {
+  return "++" + Ctx.CounterName + "[" + std::to_string(Counter) + "]";
 }
 
 bool BlockCounter::instrumentEntry(Context &Ctx, const CompoundStmt *Body, unsigned Counter) {
@@ -39,9 +39,9 @@ bool BlockCounter::instrumentEntry(Context &Ctx, const CompoundStmt *Body, unsig
   // function-scoped, so its name only has to differ from the program's.
   if (Ctx.isC())
     Ctx.insertBefore(AfterBrace, " __attribute__((unused)) unsigned long __sleuth_cov_entry = " +
-                                     increment(Counter) + ";");
+                                     increment(Ctx, Counter) + ";");
   else
-    Ctx.insertBefore(AfterBrace, " " + increment(Counter) + ";");
+    Ctx.insertBefore(AfterBrace, " " + increment(Ctx, Counter) + ";");
   return true;
 }
 
@@ -55,19 +55,19 @@ bool BlockCounter::instrument(Context &Ctx, const Stmt *T, const Stmt *Parent, u
         return false; // C before C23 has no declarations after labels
       if (Ctx.isC()) {
         Ctx.insertBefore(R.getBegin(), "__attribute__((unused)) unsigned long __sleuth_cov_b" +
-                                           std::to_string(Counter) + " = " + increment(Counter) +
-                                           "; ");
+                                           std::to_string(Counter) + " = " +
+                                           increment(Ctx, Counter) + "; ");
         return true;
       }
     }
-    Ctx.insertBefore(R.getBegin(), increment(Counter) + "; ");
+    Ctx.insertBefore(R.getBegin(), increment(Ctx, Counter) + "; ");
     return true;
   }
   if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, CXXForRangeStmt>(Parent)) {
     if (isa<DeclStmt>(T))
       return false;
     CharSourceRange Whole = Ctx.withSemicolon(R);
-    Ctx.wrap(Whole, "{ " + increment(Counter) + "; ", " }");
+    Ctx.wrap(Whole, "{ " + increment(Ctx, Counter) + "; ", " }");
     return true;
   }
   return false;

@@ -24,7 +24,7 @@ public:
   static bool instrument(Context &Ctx, const clang::Stmt *T, const clang::Stmt *Parent,
                          unsigned Counter);
   /// The increment as text, e.g. `++__sleuth_cov[3]`.
-  static std::string increment(unsigned Counter);
+  static std::string increment(const Context &Ctx, unsigned Counter);
 };
 
 /// `((COND) ? ++__sleuth_cov[t] != 0 : ++__sleuth_cov[f] == 0)` around the expression whose

@@ -28,7 +28,7 @@ unsigned addFormula(std::vector<unsigned> &Pool, const CountFormula &F) {
   return addList(Pool, Terms);
 }
 
-std::string array(const char *Type, const char *Name, const std::vector<unsigned> &Values) {
+std::string array(const char *Type, const std::string &Name, const std::vector<unsigned> &Values) {
   std::string Out = std::string("static const ") + Type + " " + Name + "[] = {";
   for (size_t I = 0; I < Values.size(); ++I) {
     Out += std::to_string(Values[I]);
@@ -39,9 +39,8 @@ std::string array(const char *Type, const char *Name, const std::vector<unsigned
 
 } // namespace
 
-std::string CoverageTable::prologue(const std::string &AbsolutePath,
-                                    const std::string &LineDirectivePath,
-                                    const std::string &Body) const {
+std::string CoverageTable::tables(const std::string &AbsolutePath, const std::string &Body,
+                                  const std::string &Suffix) const {
   std::vector<unsigned> Pool, Funcs, BlockTable, EdgeTable, CondTable, LineTable;
   for (const CoverageFunction &F : Functions)
     Funcs.insert(Funcs.end(), {F.BeginLine, F.EndLine, F.Entry, F.Exit});
@@ -61,40 +60,47 @@ std::string CoverageTable::prologue(const std::string &AbsolutePath,
   for (auto &[Line, Blocks] : BlocksOfLine)
     LineTable.insert(LineTable.end(), {Line, addList(Pool, Blocks)});
 
+  const std::string Counters = CounterArray + Suffix;
   std::string Tables;
-  Tables += "static unsigned long " + std::string(CounterArray) + "[" +
+  Tables += "static unsigned long " + Counters + "[" +
             std::to_string(NumCounters ? NumCounters : 1) + "];\n";
-  Tables += "static const char *const __sleuth_cov_names[] = {";
+  Tables += "static const char *const __sleuth_cov_names" + Suffix + "[] = {";
   for (const CoverageFunction &F : Functions)
     Tables += cStringLiteral(F.Name) + ", ";
   Tables += "0};\n";
-  Tables += array("unsigned", "__sleuth_cov_funcs", Funcs);
-  Tables += array("unsigned", "__sleuth_cov_blocks", BlockTable);
-  Tables += array("unsigned", "__sleuth_cov_edges", EdgeTable);
-  Tables += array("unsigned", "__sleuth_cov_conds", CondTable);
-  Tables += array("unsigned", "__sleuth_cov_lines", LineTable);
-  Tables += array("unsigned", "__sleuth_cov_pool", Pool);
+  Tables += array("unsigned", "__sleuth_cov_funcs" + Suffix, Funcs);
+  Tables += array("unsigned", "__sleuth_cov_blocks" + Suffix, BlockTable);
+  Tables += array("unsigned", "__sleuth_cov_edges" + Suffix, EdgeTable);
+  Tables += array("unsigned", "__sleuth_cov_conds" + Suffix, CondTable);
+  Tables += array("unsigned", "__sleuth_cov_lines" + Suffix, LineTable);
+  Tables += array("unsigned", "__sleuth_cov_pool" + Suffix, Pool);
 
-  // The build hash: the same source instrumented the same way gives the same tables.
+  // The build hash: the same source instrumented the same way gives the same tables. The
+  // suffix is left out, so that a header's tables hash alike whatever else the including
+  // translation unit instruments.
+  std::string Unsuffixed = Tables;
+  if (!Suffix.empty())
+    for (size_t At = Unsuffixed.find(Suffix); At != std::string::npos;
+         At = Unsuffixed.find(Suffix, At))
+      Unsuffixed.erase(At, Suffix.size());
   char Hash[17];
   std::snprintf(Hash, sizeof Hash, "%016llx",
-                (unsigned long long)llvm::xxh3_64bits(Tables + AbsolutePath + Body));
+                (unsigned long long)llvm::xxh3_64bits(Unsuffixed + AbsolutePath + Body));
 
-  std::string Out;
-  Out += "#include \"sleuth/coverage.h\"\n";
-  Out += Tables;
-  Out += "static struct sleuth_cov_unit __sleuth_cov_unit = {" + cStringLiteral(AbsolutePath) +
-         ", \"" + Hash + "\", " + CounterArray + ", " + std::to_string(NumCounters) +
-         "u, __sleuth_cov_names, __sleuth_cov_funcs, " + std::to_string(Functions.size()) +
-         "u, __sleuth_cov_blocks, " + std::to_string(Blocks.size()) + "u, __sleuth_cov_edges, " +
-         std::to_string(Edges.size()) + "u, __sleuth_cov_conds, " +
-         std::to_string(Conditions.size()) + "u, __sleuth_cov_lines, " +
-         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool, 0};\n";
+  std::string Out = Tables;
+  Out += "static struct sleuth_cov_unit __sleuth_cov_unit" + Suffix + " = {" +
+         cStringLiteral(AbsolutePath) + ", \"" + Hash + "\", " + Counters + ", " +
+         std::to_string(NumCounters) + "u, __sleuth_cov_names" + Suffix + ", __sleuth_cov_funcs" +
+         Suffix + ", " + std::to_string(Functions.size()) + "u, __sleuth_cov_blocks" + Suffix +
+         ", " + std::to_string(Blocks.size()) + "u, __sleuth_cov_edges" + Suffix + ", " +
+         std::to_string(Edges.size()) + "u, __sleuth_cov_conds" + Suffix + ", " +
+         std::to_string(Conditions.size()) + "u, __sleuth_cov_lines" + Suffix + ", " +
+         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix + ", 0};\n";
   // A constructor registers the unit even if none of its code runs: its lines still count as
   // executable (with count 0).
-  Out += "static void __sleuth_cov_init(void) __attribute__((constructor));\n";
-  Out += "static void __sleuth_cov_init(void) { sleuth_cov_register(&__sleuth_cov_unit); }\n";
-  Out += "#line 1 " + cStringLiteral(LineDirectivePath) + "\n";
+  Out += "static void __sleuth_cov_init" + Suffix + "(void) __attribute__((constructor));\n";
+  Out += "static void __sleuth_cov_init" + Suffix +
+         "(void) { sleuth_cov_register(&__sleuth_cov_unit" + Suffix + "); }\n";
   return Out;
 }
 

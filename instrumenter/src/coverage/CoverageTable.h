@@ -48,16 +48,17 @@ public:
   std::vector<CoverageEdge> Edges;
   std::vector<CoverageCondition> Conditions;
 
-  /// The declarations that go before the first line of the rewritten file. Body is the
-  /// rewritten text that follows (it goes into the build hash).
-  std::string prologue(const std::string &AbsolutePath, const std::string &LineDirectivePath,
-                       const std::string &Body) const;
+  /// The table declarations that go before the first line of the rewritten file (after
+  /// `#include "sleuth/coverage.h"`). Body is the file's rewritten text (it goes into the
+  /// build hash); Suffix tells apart the names of several files' tables.
+  std::string tables(const std::string &AbsolutePath, const std::string &Body,
+                     const std::string &Suffix) const;
 
 private:
   unsigned NumCounters = 0;
 };
 
 /// The name of the counter array in rewritten files.
-inline constexpr const char *CounterArray = "__sleuth_cov";
+inline const std::string CounterArray = "__sleuth_cov";
 
 } // namespace sleuth::instrumenter

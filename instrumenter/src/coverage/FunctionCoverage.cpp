@@ -410,7 +410,7 @@ bool FunctionCoverage::run() {
     std::set<unsigned> Lines;
     auto AddLine = [&](const Stmt *S) {
       SourceLocation L = Ctx.SM.getExpansionLoc(S->getBeginLoc());
-      if (L.isValid() && Ctx.SM.isWrittenInMainFile(L))
+      if (L.isValid() && Ctx.SM.getFileID(L) == Ctx.CurrentFile)
         Lines.insert(Ctx.SM.getExpansionLineNumber(L));
     };
     for (const CFGElement &E : *B)

@@ -60,7 +60,7 @@ bool BranchProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   if (R.isInvalid() || F.Ctx.fileRange(E).isInvalid())
     return false;
   unsigned Site = F.addSite(SiteKind::Test, Decision, Decision->getBeginLoc(), "<test>", ValueTest);
-  F.Ctx.wrap(R, "sleuth_test(" + Context::unitAndSite(Site) + ", (", ") ? 1 : 0)");
+  F.Ctx.wrap(R, "sleuth_test(" + F.Ctx.unitAndSite(Site) + ", (", ") ? 1 : 0)");
   F.mapTerminator(E, Site);
   F.countProbe();
   return true;

@@ -32,7 +32,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
       Key = FunctionInstrumenter::calleeKey(Callee);
   }
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
-  std::string Unit = Context::unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site);
   unsigned Position = 0;
   for (const Expr *Arg : Call->arguments()) {
     if (Op && Arg == Call->getArg(0))

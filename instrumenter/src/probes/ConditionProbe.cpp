@@ -67,9 +67,9 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
   }
   unsigned Site = F.addSite(SiteKind::Test, Cond, Keyword, "<test>");
   if (isa<SwitchStmt>(S))
-    Prefix += Context::unitAndSite(Site) + ", (unsigned long)(";
+    Prefix += F.Ctx.unitAndSite(Site) + ", (unsigned long)(";
   else
-    Prefix += Context::unitAndSite(Site) + ", (";
+    Prefix += F.Ctx.unitAndSite(Site) + ", (";
   if (isa<SwitchStmt>(S))
     Suffix = ")" + Suffix;
   F.Ctx.wrap(R, Prefix, Suffix);

@@ -78,8 +78,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     std::string Addr =
         F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
     std::string Dummy = "__sleuth_d" + std::to_string(Site) +
-                        " __attribute__((unused)) = " + "sleuth_decl(" +
-                        Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name + "))";
+                        " __attribute__((unused)) = " + "sleuth_decl(" + F.Ctx.unitAndSite(Site) +
+                        ", " + Addr + ", sizeof(" + Name + "))";
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());
       F.Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", ", " + Dummy);

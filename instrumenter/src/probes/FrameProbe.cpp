@@ -21,19 +21,20 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
     std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
-    Params += "(void)sleuth_param(" + Context::unitAndSite(Site) + ", " + Addr + ", sizeof(" +
-              Name + "), " + std::to_string(Position) + "u)";
+    Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name +
+              "), " + std::to_string(Position) + "u)";
     Params += F.isCxx() ? "; " : ", ";
   }
   std::string Key = std::to_string(FunctionInstrumenter::calleeKey(F.Function)) + "u";
   std::string Func = std::to_string(F.FunctionId) + "u";
   std::string Entry;
   if (F.isCxx()) {
-    Entry = " sleuth::Frame __sleuth_frame(&__sleuth_tu, " + Func + ", " + Key + "); " + Params;
+    Entry = " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + "); " +
+            Params;
   } else {
     // A declaration, since C89 allows no statement before the body's declarations.
-    Entry = " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&__sleuth_tu, " +
-            Func + ", " + Key + ", __builtin_frame_address(0)), " + Params + "0);";
+    Entry = " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&" + F.Ctx.UnitName +
+            ", " + Func + ", " + Key + ", __builtin_frame_address(0)), " + Params + "0);";
     // Falling off the end of the body leaves the frame too.
     F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
   }
@@ -63,7 +64,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     return true;
   }
   unsigned Site = F.addSite(SiteKind::Ret, Value, Return->getReturnLoc(), Name);
-  std::string Unit = Context::unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site);
   F.countProbe();
   if (F.isCxx()) {
     // The frame's destructor completes the node after the value was computed, which keeps

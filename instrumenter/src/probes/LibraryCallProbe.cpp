@@ -66,7 +66,7 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
         F.Ctx.Ast.hasSameUnqualifiedType(Call->getType(), Target->getType())) {
       unsigned Site = F.addSite(SiteKind::Var, Call, Target->getBeginLoc(), F.Ctx.text(Target),
                                 K == OO_Equal ? 0 : CompoundWrite);
-      F.Ctx.wrap(Call, "sleuth::wrote(" + Context::unitAndSite(Site) + ", ", ")");
+      F.Ctx.wrap(Call, "sleuth::wrote(" + F.Ctx.unitAndSite(Site) + ", ", ")");
       F.markConsumed(Call);
       F.countProbe();
     }

@@ -53,7 +53,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   std::string Text = F.Ctx.text(RL);
   unsigned Flags = Assign->isCompoundAssignmentOp() ? CompoundWrite : 0;
   unsigned Site = F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Flags);
-  std::string Unit = Context::unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site);
   bool Discarded = F.Ctx.isDiscarded(Assign);
   if (VolatileCxx) {
     F.Ctx.wrapWithWriteAfter(RA, Site, Text);
@@ -94,7 +94,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     return false;
   std::string Text = F.Ctx.text(RL);
   unsigned Site = F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), Text, CompoundWrite);
-  std::string Unit = Context::unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site);
   if (F.isCxx()) {
     if (IncDec->isPrefix())
       F.Ctx.wrap(RU, "sleuth::wrote(" + Unit + ", ", ")");

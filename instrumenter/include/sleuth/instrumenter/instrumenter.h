@@ -20,6 +20,12 @@ struct InstrumentRequest {
   bool ShowDiagnostics = true;        // print Clang's diagnostics (the wrappers leave that to
                                       // the real compiler)
   InstrumentMode Mode = InstrumentMode::Dependences;
+  /// Also instrument the project files the source includes (headers, included .c files): not
+  /// system headers, nothing under /usr, /opt or /nix/store, and when IncludedRoots is not
+  /// empty only files under one of those directories. Their rewritten text is inlined into the
+  /// output in place of the #include.
+  bool InstrumentIncludedFiles = true;
+  std::vector<std::string> IncludedRoots;
 };
 
 struct InstrumentResult {
@@ -30,6 +36,9 @@ struct InstrumentResult {
   unsigned Sites = 0;     // static sites (nodes and call sites) or counters (coverage)
   unsigned Probes = 0;    // probes (calls and counter increments) inserted
   unsigned Skipped = 0;   // functions left as they were (constexpr, macros, coroutines…)
+  /// Included files whose rewritten text the output carries, as the compiler found them: the
+  /// compile of Text no longer reads them, but still depends on them.
+  std::vector<std::string> IncludedFiles;
 };
 
 /// Parses Request.File with Clang and returns it rewritten for Request.Mode.
