@@ -192,6 +192,14 @@ std::string quoted(llvm::StringRef Text) {
   return Out + "\"";
 }
 
+const std::string PushHeaderDiagnostics = "#pragma GCC diagnostic push\n"
+                                          "#pragma GCC diagnostic ignored \"-Wunused-macros\"\n"
+                                          "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+                                          "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+                                          "#pragma GCC diagnostic ignored "
+                                          "\"-Wunused-const-variable\"\n";
+const std::string PopHeaderDiagnostics = "#pragma GCC diagnostic pop\n";
+
 /// Blanks `#pragma once` lines: inlined into the main file they mean nothing but a warning.
 void blankPragmaOnce(SourceManager &SM, Rewriter &Rewrite, FileID File) {
   bool Invalid = false;
@@ -265,10 +273,15 @@ std::string IncludedFiles::assemble(SourceManager &SM, Rewriter &Rewrite,
       Text += '\n';
     PresumedLoc Inside = SM.getPresumedLoc(SM.getLocForStartOfFile(F));
     PresumedLoc At = SM.getPresumedLoc(I.Hash);
+    // Compilers treat macros, static functions and constants defined in the main file
+    // differently from those in headers (-Wunused-macros, -Wunused-function,
+    // -Wunused-const-variable warn about the main file's only): the inlined text keeps the
+    // header's silence.
     std::string Replacement =
-        "#line 1 " + quoted(asCompilerNames(Inside.isValid() ? Inside.getFilename() : "")) + "\n" +
-        Text + "#line " + std::to_string(At.isValid() ? At.getLine() + 1 : 1) + " " +
-        quoted(asCompilerNames(At.isValid() ? At.getFilename() : ""));
+        PushHeaderDiagnostics + "#line 1 " +
+        quoted(asCompilerNames(Inside.isValid() ? Inside.getFilename() : "")) + "\n" + Text +
+        PopHeaderDiagnostics + "#line " + std::to_string(At.isValid() ? At.getLine() + 1 : 1) +
+        " " + quoted(asCompilerNames(At.isValid() ? At.getFilename() : ""));
     Rewrite.ReplaceText(CharSourceRange::getCharRange(I.Hash, I.End), Replacement);
     if (OptionalFileEntryRef E = SM.getFileEntryRefForID(F))
       Paths.push_back(std::string(E->getName()));
