@@ -38,11 +38,14 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     if (Op && Arg == Call->getArg(0))
       continue; // the function object itself, not a parameter
     ++Position;
-    if (isa<CXXDefaultArgExpr>(Arg) || isa<InitListExpr>(Arg->IgnoreImplicit()) ||
-        !F.hasProbesInside(Arg))
+    // `args...` expands to several arguments: `(probe, args)...` would be no pack expansion.
+    if (isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) ||
+        isa<InitListExpr>(Arg->IgnoreImplicit()) || !F.hasProbesInside(Arg))
       continue;
     CharSourceRange AR = F.Ctx.fileRange(Arg);
-    if (AR.isInvalid())
+    // A braced list (`f({p, n})`: an InitListExpr, or a constructor call with list
+    // initialization) is no expression: it cannot stand after a comma.
+    if (AR.isInvalid() || F.Ctx.text(AR).rfind('{', 0) == 0)
       continue;
     F.Ctx.wrap(AR, "((void)sleuth_arg(" + Unit + ", " + std::to_string(Position) + "), ", ")");
   }

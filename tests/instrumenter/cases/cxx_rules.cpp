@@ -29,6 +29,16 @@ struct Vec2 {
   Vec2 operator+(const Vec2 &O) const { return {X + O.X, Y + O.Y}; }
 };
 
+// Called with braced lists (an aggregate's, and a constructor's as fmt's string_view has):
+// `{...}` is no expression, so no argument probe goes around it.
+int dot(const Vec2 &A, const Vec2 &B) { return A.X * B.X + A.Y * B.Y; }
+struct Span {
+  Span(const int *P, int N) : P(P), N(N) {}
+  const int *P;
+  int N;
+};
+int sumSpan(Span S) { return S.P[0] + S.N; }
+
 struct Bits {
   unsigned Low : 4;
   unsigned High : 4;
@@ -125,6 +135,7 @@ int main() {
   std::pair<int, int> P{7, 8};
   firstOf(P) = 70;
   Total += X + Y + P.first;
+  Total += dot({X, Y}, Vec2{Y, X}) + sumSpan({&X, Y});
 
   Total += takesPointer(0) + takesPointer(nullptr) + takesPointer(&X);
   Total += sumList({1, 2, 3}) + withDefault(1);
