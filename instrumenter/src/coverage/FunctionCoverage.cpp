@@ -95,6 +95,24 @@ const Expr *decidingExpression(const CFGBlock &B, ASTContext &Ast) {
   return E;
 }
 
+/// True if E is part of an expression the compiler must evaluate as a constant (a constexpr
+/// `if` condition, a case label, a constexpr variable's initializer, a template argument):
+/// a counter increment there would not compile.
+bool isConstantEvaluated(const Stmt *E, const ParentMap &Parents) {
+  for (const Stmt *Child = E, *P = Parents.getParent(E); P; Child = P, P = Parents.getParent(P)) {
+    if (isa<ConstantExpr>(P))
+      return true;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      if ((If->isConstexpr() || If->isConsteval()) && Child == If->getCond())
+        return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(P))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isConstexpr())
+          return true;
+  }
+  return false;
+}
+
 /// Solves the flow equations for the blocks and edges whose counts are not measured.
 class FlowSolver {
 public:
@@ -306,7 +324,10 @@ bool FunctionCoverage::run() {
   for (const CFGBlock *B : *Graph) {
     unsigned Id = B->getBlockID();
     // Condition counters: the two outcomes of the deciding expression.
-    if (const Expr *D = decidingExpression(*B, Ctx.Ast)) {
+    const Expr *D = decidingExpression(*B, Ctx.Ast);
+    if (D && isConstantEvaluated(D, Parents))
+      D = nullptr; // `if constexpr (a && b)`, `constexpr bool c = a || b;`: no counters there
+    if (D) {
       CharSourceRange R = ConditionCounter::range(Ctx, D);
       if (R.isValid()) {
         CountedBranches.insert(Id);

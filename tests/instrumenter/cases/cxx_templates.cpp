@@ -2,6 +2,8 @@
 // whose operators return something unusual.
 #include <cstdio>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 struct Odd {
@@ -22,6 +24,21 @@ template <typename T> void assign(T &Target, int N) {
   Target = N;
 }
 
+// Pack expansions among a call's arguments (fmt::format_to passes std::forward<Args>(args)...).
+template <typename... Args> int sumAll(Args... A) { return (0 + ... + A); }
+template <typename... Args> int forwardAll(int Base, Args &&...A) {
+  return Base + sumAll(std::forward<Args>(A)...);
+}
+
+// Conditions the compiler evaluates as constants take no counter (fmt's compile.h).
+template <typename T> int widthOf(T V) {
+  constexpr bool Wide = sizeof(T) >= 4 && std::is_integral_v<T>;
+  if constexpr (Wide || (sizeof(T) > 8 && std::is_floating_point_v<T>))
+    return V > 0 ? 32 : 31;
+  else
+    return 8;
+}
+
 template <typename T> class Stack {
 public:
   void push(const T &V) { Items.push_back(V); }
@@ -40,6 +57,7 @@ template <typename T, int N> int scaled(T V) { return static_cast<int>(V) * N; }
 
 int main() {
   int Total = largest(std::vector<int>{3, 9, 4});
+  Total += forwardAll(Total, 1, 2, 3) + widthOf(5) + widthOf('c');
   std::string Longest = largest(std::vector<std::string>{"b", "z", "a"});
   Odd O;
   assign(O, 6);
