@@ -23,6 +23,16 @@ grep -q '#include "lib/clamp.h"' all.c && fail "a skipped #include of an inlined
 # Line numbers of main.c after the inlined headers are restored.
 grep -q '^#line 4 "src/main.c"$' all.c || fail "no #line back to main.c line 4"
 
+# A file compiled on its own and #included by another (cjson's tests include cJSON.c) has the
+# same coverage build hash both ways, so the localizer can add up its counts.
+printf '#include "other.c"\n' >src/includes_other.c
+"$sleuth" instrument --mode coverage src/other.c -o alone.c -- -std=c89 || fail "instrument other.c"
+"$sleuth" instrument --mode coverage src/includes_other.c -o included.c -- -std=c89 ||
+  fail "instrument includes_other.c"
+hash_of() { grep -o "\"$PWD/src/other.c\", \"[0-9a-f]*\"" "$1" | sed 's/.*, //'; }
+[ -n "$(hash_of alone.c)" ] && [ "$(hash_of alone.c)" = "$(hash_of included.c)" ] ||
+  fail "other.c hashes differently alone ($(hash_of alone.c)) and included ($(hash_of included.c))"
+
 # none: the main file only.
 "$sleuth" instrument --headers none src/main.c -o none.c -- -std=c89 || fail "--headers none"
 [ "$(grep -c '^static struct sleuth_tu __sleuth_tu' none.c)" = 1 ] || fail "--headers none: 1 unit"

@@ -75,17 +75,20 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   Tables += array("unsigned", "__sleuth_cov_lines" + Suffix, LineTable);
   Tables += array("unsigned", "__sleuth_cov_pool" + Suffix, Pool);
 
-  // The build hash: the same source instrumented the same way gives the same tables. The
-  // suffix is left out, so that a header's tables hash alike whatever else the including
-  // translation unit instruments.
-  std::string Unsuffixed = Tables;
-  if (!Suffix.empty())
-    for (size_t At = Unsuffixed.find(Suffix); At != std::string::npos;
-         At = Unsuffixed.find(Suffix, At))
-      Unsuffixed.erase(At, Suffix.size());
+  // The build hash: the same source instrumented the same way gives the same tables.
+  // The suffix is left out, here and in the body's counter names, so that a file compiled
+  // as a translation unit of its own and included by another (cjson's tests include
+  // cJSON.c) hashes alike too.
+  auto Unsuffixed = [&Suffix](std::string Text) {
+    if (!Suffix.empty())
+      for (size_t At = Text.find(Suffix); At != std::string::npos; At = Text.find(Suffix, At))
+        Text.erase(At, Suffix.size());
+    return Text;
+  };
   char Hash[17];
-  std::snprintf(Hash, sizeof Hash, "%016llx",
-                (unsigned long long)llvm::xxh3_64bits(Unsuffixed + AbsolutePath + Body));
+  std::snprintf(
+      Hash, sizeof Hash, "%016llx",
+      (unsigned long long)llvm::xxh3_64bits(Unsuffixed(Tables) + AbsolutePath + Unsuffixed(Body)));
 
   std::string Out = Tables;
   Out += "static struct sleuth_cov_unit __sleuth_cov_unit" + Suffix + " = {" +
