@@ -215,15 +215,6 @@ public:
       if (File != Main && T.Functions)
         WithCode.insert(File);
     llvm::DenseSet<FileID> Inline = Included.closure(SM, WithCode);
-    // Each file's own rewritten text, before the files it includes are inlined into it: what
-    // a header's build hash covers, so that it hashes alike in every translation unit.
-    std::map<FileID, std::string> OwnText;
-    for (auto &[File, T] : Tables) {
-      if (const RewriteBuffer *B = Rewrite.getRewriteBufferFor(File))
-        OwnText[File].assign(B->begin(), B->end());
-      else
-        OwnText[File] = SM.getBufferData(File).str();
-    }
     std::string Body = Included.assemble(SM, Rewrite, Inline, Result.IncludedFiles);
 
     std::string Prologue =
@@ -234,7 +225,7 @@ public:
       OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
       std::string Path = Entry ? IncludedFiles::absolutePath(SM, *Entry) : "";
       if (IsCoverage) {
-        Prologue += T.Coverage.tables(Path, OwnText[File], T.Suffix);
+        Prologue += T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
         Result.Sites += T.Coverage.numCounters();
       } else {
         Prologue += T.Sites.tables(Path, T.Suffix);

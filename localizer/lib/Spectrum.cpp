@@ -46,6 +46,31 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
   auto FileOfBlock = [&](unsigned B) { return Cov.Functions[Cov.Blocks[B].Function].File; };
 
   std::vector<unsigned> GlobalBlock(Cov.Blocks.size(), 0);
+  // The structure of each file's functions, with blocks numbered from 0 in the file: equal
+  // signatures mean the same CFGs, whatever else the process linked.
+  std::vector<std::string> Signature(Cov.Files.size());
+  std::vector<unsigned> LocalBlock(Cov.Blocks.size(), 0);
+  for (unsigned F = 0; F < Cov.Files.size(); ++F) {
+    unsigned Next = 0;
+    for (unsigned G : FunctionsOfFile[F]) {
+      Signature[F] +=
+          fmt::format("f{}:{}:{}:{}|", Cov.Functions[G].Name, BlocksOfFunction[G].size(),
+                      Cov.Functions[G].Begin, Cov.Functions[G].End);
+      for (unsigned B : BlocksOfFunction[G]) {
+        LocalBlock[B] = Next++;
+        Signature[F] += "b";
+        for (unsigned L : Cov.Blocks[B].Lines)
+          Signature[F] += fmt::format("{},", L);
+      }
+    }
+  }
+  for (const CoverageFile::Edge &E : Cov.Edges)
+    Signature[FileOfBlock(E.From)] +=
+        fmt::format("e{}:{}:{}", LocalBlock[E.From], LocalBlock[E.To], int(E.Kind));
+  for (const CoverageFile::Condition &C : Cov.Conditions)
+    Signature[FileOfBlock(C.Block)] +=
+        fmt::format("c{}:{}:{}", LocalBlock[C.Block], C.Line, C.Column);
+
   for (unsigned F = 0; F < Cov.Files.size(); ++F) {
     const CoverageFile::Source &File = Cov.Files[F];
     auto Mismatch = [&](const std::string &What) {
@@ -67,16 +92,19 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
                             "{}); rebuild and rerun the whole suite",
                             CovName, File.Path, File.Hash, Src.Origin, Src.Hash);
         return false;
-      } else {
-        Known = Src.Covered;
       }
     } else {
       S = addSource(File.Path, File.Hash, CovName);
     }
 
     Sources[S].Covered = true;
+    const std::vector<unsigned> *Variant = nullptr;
+    for (const auto &[Sig, Functions] : Sources[S].Variants)
+      if (Sig == Signature[F])
+        Variant = &Functions;
+    Known = Variant != nullptr;
     if (Known) {
-      const std::vector<unsigned> &Mine = Sources[S].Functions;
+      const std::vector<unsigned> &Mine = *Variant;
       if (Mine.size() != FunctionsOfFile[F].size())
         return Mismatch(
             fmt::format("{} functions instead of {}", FunctionsOfFile[F].size(), Mine.size()));
@@ -89,6 +117,7 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
           GlobalBlock[BlocksOfFunction[G][B]] = Fn.Blocks[B];
       }
     } else {
+      std::vector<unsigned> Mine;
       for (unsigned G : FunctionsOfFile[F]) {
         const CoverageFile::Function &CF = Cov.Functions[G];
         unsigned Id = static_cast<unsigned>(Functions.size());
@@ -106,7 +135,9 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
         Fn.Exit = GlobalBlock[CF.Exit];
         Functions.push_back(std::move(Fn));
         Sources[S].Functions.push_back(Id);
+        Mine.push_back(Id);
       }
+      Sources[S].Variants.emplace_back(Signature[F], std::move(Mine));
     }
 
     for (unsigned B : [&] {

@@ -360,10 +360,23 @@ namespace {
 /// The program model of one test as a coverage file (ids renumbered from 0).
 CoverageFile toCoverageFile(const Program &P, const Spectrum &S) {
   CoverageFile Cov;
-  for (const Program::Source &Src : P.sources())
-    Cov.Files.push_back({Src.Hash, Src.Path});
-  for (const Program::Function &F : P.functions())
-    Cov.Functions.push_back({F.Source, F.Begin, F.End, F.Entry, F.Exit, F.Name});
+  // One file record per variant of a source (Program::Source::Variants), so that reading the
+  // file back finds the same variants; the source's lines go with its first record.
+  std::vector<unsigned> FileOfFunction(P.functions().size(), 0), FileOfSource;
+  for (const Program::Source &Src : P.sources()) {
+    FileOfSource.push_back(static_cast<unsigned>(Cov.Files.size()));
+    if (Src.Variants.empty())
+      Cov.Files.push_back({Src.Hash, Src.Path});
+    for (const auto &Variant : Src.Variants) {
+      for (unsigned F : Variant.second)
+        FileOfFunction[F] = static_cast<unsigned>(Cov.Files.size());
+      Cov.Files.push_back({Src.Hash, Src.Path});
+    }
+  }
+  for (unsigned I = 0; I < P.functions().size(); ++I) {
+    const Program::Function &F = P.functions()[I];
+    Cov.Functions.push_back({FileOfFunction[I], F.Begin, F.End, F.Entry, F.Exit, F.Name});
+  }
   for (unsigned B = 0; B < P.blocks().size(); ++B)
     Cov.Blocks.push_back({P.blocks()[B].Function, Spectrum::at(S.Blocks, B), P.blocks()[B].Lines});
   for (unsigned E = 0; E < P.edges().size(); ++E) {
@@ -376,7 +389,8 @@ CoverageFile toCoverageFile(const Program &P, const Spectrum &S) {
                               Spectrum::at(S.True, C), Spectrum::at(S.False, C)});
   }
   for (unsigned L = 0; L < P.lines().size(); ++L)
-    Cov.Lines.push_back({P.lines()[L].Source, P.lines()[L].Number, Spectrum::at(S.Lines, L)});
+    Cov.Lines.push_back(
+        {FileOfSource[P.lines()[L].Source], P.lines()[L].Number, Spectrum::at(S.Lines, L)});
   return Cov;
 }
 

@@ -39,7 +39,7 @@ std::string array(const char *Type, const std::string &Name, const std::vector<u
 
 } // namespace
 
-std::string CoverageTable::tables(const std::string &AbsolutePath, const std::string &Body,
+std::string CoverageTable::tables(const std::string &AbsolutePath, const std::string &Source,
                                   const std::string &Suffix) const {
   std::vector<unsigned> Pool, Funcs, BlockTable, EdgeTable, CondTable, LineTable;
   for (const CoverageFunction &F : Functions)
@@ -75,20 +75,13 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   Tables += array("unsigned", "__sleuth_cov_lines" + Suffix, LineTable);
   Tables += array("unsigned", "__sleuth_cov_pool" + Suffix, Pool);
 
-  // The build hash: the same source instrumented the same way gives the same tables.
-  // The suffix is left out, here and in the body's counter names, so that a file compiled
-  // as a translation unit of its own and included by another (cjson's tests include
-  // cJSON.c) hashes alike too.
-  auto Unsuffixed = [&Suffix](std::string Text) {
-    if (!Suffix.empty())
-      for (size_t At = Text.find(Suffix); At != std::string::npos; At = Text.find(Suffix, At))
-        Text.erase(At, Suffix.size());
-    return Text;
-  };
+  // The source hash: the path and the original text. Spectra of different versions of a file
+  // must not be merged; one version instrumented under different macros (cJSON.c in its
+  // library and included by cjson's tests, where <math.h> defines isnan otherwise) is told
+  // apart by the localizer from its structure.
   char Hash[17];
-  std::snprintf(
-      Hash, sizeof Hash, "%016llx",
-      (unsigned long long)llvm::xxh3_64bits(Unsuffixed(Tables) + AbsolutePath + Unsuffixed(Body)));
+  std::snprintf(Hash, sizeof Hash, "%016llx",
+                (unsigned long long)llvm::xxh3_64bits(AbsolutePath + '\0' + Source));
 
   std::string Out = Tables;
   Out += "static struct sleuth_cov_unit __sleuth_cov_unit" + Suffix + " = {" +

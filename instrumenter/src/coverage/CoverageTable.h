@@ -49,9 +49,9 @@ public:
   std::vector<CoverageCondition> Conditions;
 
   /// The table declarations that go before the first line of the rewritten file (after
-  /// `#include "sleuth/coverage.h"`). Body is the file's rewritten text (it goes into the
-  /// build hash); Suffix tells apart the names of several files' tables.
-  std::string tables(const std::string &AbsolutePath, const std::string &Body,
+  /// `#include "sleuth/coverage.h"`). Source is the file's original text (it goes into the
+  /// source hash); Suffix tells apart the names of several files' tables.
+  std::string tables(const std::string &AbsolutePath, const std::string &Source,
                      const std::string &Suffix) const;
 
 private:

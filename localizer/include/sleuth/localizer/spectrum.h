@@ -29,6 +29,10 @@ public:
     std::string Origin; ///< The coverage file that introduced it (for messages).
     std::vector<unsigned> Functions;
     bool Covered = false; ///< Its structure came from a coverage file.
+    /// One version of a file instrumented under different macros (a file compiled on its own
+    /// and #included elsewhere) has several CFGs: each variant's structure signature and
+    /// its functions. Lines are shared by all variants.
+    std::vector<std::pair<std::string, std::vector<unsigned>>> Variants;
   };
   struct Function {
     unsigned Source = 0;
