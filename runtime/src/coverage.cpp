@@ -106,8 +106,7 @@ void emitCoverage(FdWriter &W, void *P) {
       W.str("cond ").num(CondBase + I).sp().num(BlockBase + C[0]);
       for (unsigned J = 1; J <= 4; ++J)
         W.sp().num(C[J]);
-      for (unsigned J = 5; J <= 6; ++J)
-        W.sp().num(C[J] < U.num_counters ? U.counters[C[J]] : 0);
+      W.sp().num(evaluate(U, C[5])).sp().num(evaluate(U, C[6]));
       W.nl();
     }
     CondBase += U.num_conds;

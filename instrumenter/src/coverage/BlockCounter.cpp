@@ -45,6 +45,16 @@ bool BlockCounter::instrumentEntry(Context &Ctx, const CompoundStmt *Body, unsig
   return true;
 }
 
+bool BlockCounter::canInstrument(Context &Ctx, const Stmt *T, const Stmt *Parent) {
+  if (statementText(Ctx, T).isInvalid())
+    return false;
+  if (isa<CompoundStmt>(Parent) || isLabel(Parent))
+    return !isa<DeclStmt>(T) || isa<CompoundStmt>(Parent);
+  if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, CXXForRangeStmt>(Parent))
+    return !isa<DeclStmt>(T);
+  return false;
+}
+
 bool BlockCounter::instrument(Context &Ctx, const Stmt *T, const Stmt *Parent, unsigned Counter) {
   CharSourceRange R = statementText(Ctx, T);
   if (R.isInvalid())

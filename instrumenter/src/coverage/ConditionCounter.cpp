@@ -26,8 +26,9 @@ bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned 
   // No comma operator (-Wcomma) and no cast (-Wold-style-cast): an incremented counter is
   // never 0, so the comparisons give the outcome back.
   Ctx.wrap(R, "((",
-           ") ? " + BlockCounter::increment(Ctx, TrueCounter) +
-               " != 0 : " + BlockCounter::increment(Ctx, FalseCounter) + " == 0)");
+           ") ? " + BlockCounter::increment(Ctx, TrueCounter) + " != 0 : " +
+               (FalseCounter == Uncounted ? std::string("0)")
+                                          : BlockCounter::increment(Ctx, FalseCounter) + " == 0)"));
   return true;
 }
 

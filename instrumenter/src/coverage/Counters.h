@@ -23,14 +23,18 @@ public:
   /// statement would change the program's structure.
   static bool instrument(Context &Ctx, const clang::Stmt *T, const clang::Stmt *Parent,
                          unsigned Counter);
+  /// Whether instrument() would place a counter at T.
+  static bool canInstrument(Context &Ctx, const clang::Stmt *T, const clang::Stmt *Parent);
   /// The increment as text, e.g. `++__sleuth_cov[3]`.
   static std::string increment(const Context &Ctx, unsigned Counter);
 };
 
 /// `((COND) ? ++__sleuth_cov[t] != 0 : ++__sleuth_cov[f] == 0)` around the expression whose
-/// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition).
+/// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `: 0)` when the false
+/// outcome is not counted (the flow equations give it).
 class ConditionCounter {
 public:
+  static constexpr unsigned Uncounted = ~0u;
   /// Returns false where the condition cannot be wrapped (macros, constant conditions).
   static bool instrument(Context &Ctx, const clang::Expr *Condition, unsigned TrueCounter,
                          unsigned FalseCounter);

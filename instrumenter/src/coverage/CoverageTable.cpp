@@ -55,8 +55,9 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   for (const CoverageEdge &E : Edges)
     EdgeTable.insert(EdgeTable.end(), {E.From, E.To, unsigned(E.Kind), addFormula(Pool, E.Count)});
   for (const CoverageCondition &C : Conditions)
-    CondTable.insert(CondTable.end(), {C.Block, C.Line, C.Column, C.EndLine, C.EndColumn,
-                                       C.TrueCounter, C.FalseCounter});
+    CondTable.insert(CondTable.end(),
+                     {C.Block, C.Line, C.Column, C.EndLine, C.EndColumn,
+                      addFormula(Pool, C.TrueCount), addFormula(Pool, C.FalseCount)});
   for (auto &[Line, Blocks] : BlocksOfLine)
     LineTable.insert(LineTable.end(), {Line, addList(Pool, Blocks)});
 

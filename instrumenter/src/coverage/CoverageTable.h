@@ -35,7 +35,7 @@ struct CoverageEdge {
 struct CoverageCondition {
   unsigned Block = 0;
   unsigned Line = 0, Column = 0, EndLine = 0, EndColumn = 0;
-  unsigned TrueCounter = 0, FalseCounter = 0;
+  CountFormula TrueCount, FalseCount; // its block's true and false out-edges
 };
 
 class CoverageTable {

@@ -317,46 +317,35 @@ bool FunctionCoverage::run() {
   unsigned EntryCounter = Table.newCounter();
   Solver.Blocks[Graph->getEntry().getBlockID()].Count = FlowSolver::counter(EntryCounter);
   std::vector<CoverageCondition> Conditions;
+  std::vector<unsigned> ConditionBlocks; // the CFG block of each of Conditions
   const CFGBlock *Entry = &Graph->getEntry();
-  // Conditions first: a block entered only from one outcome of a counted condition needs no
-  // counter of its own.
+
+  // Where counters can go: the deciding expression of each two-way branch, and the first
+  // statement of each block that is not entered only from the entry or from one outcome of a
+  // counted condition (those counts are known already).
+  struct ConditionSite {
+    unsigned Block;
+    const Expr *Decider;
+    CharSourceRange Range;
+    bool CountFalse = true;
+  };
+  struct StatementSite {
+    unsigned Block;
+    const Stmt *Statement, *Parent;
+  };
+  std::vector<ConditionSite> ConditionSites;
+  std::vector<StatementSite> StatementSites;
   std::set<unsigned> CountedBranches;
   for (const CFGBlock *B : *Graph) {
-    unsigned Id = B->getBlockID();
-    // Condition counters: the two outcomes of the deciding expression.
     const Expr *D = decidingExpression(*B, Ctx.Ast);
     if (D && isConstantEvaluated(D, Parents))
       D = nullptr; // `if constexpr (a && b)`, `constexpr bool c = a || b;`: no counters there
-    if (D) {
-      CharSourceRange R = ConditionCounter::range(Ctx, D);
-      if (R.isValid()) {
-        CountedBranches.insert(Id);
-        unsigned True = Table.newCounter(), False = Table.newCounter();
-        unsigned Length = Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin());
-        ConditionEdits.push_back(
-            {Length, [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions] {
-               if (!ConditionCounter::instrument(Ctx, D, True, False))
-                 return false;
-               auto T = Solver.EdgeIds.find({Id, 0});
-               auto F = Solver.EdgeIds.find({Id, 1});
-               if (T != Solver.EdgeIds.end())
-                 Solver.Edges[T->second].Count = FlowSolver::counter(True);
-               if (F != Solver.EdgeIds.end())
-                 Solver.Edges[F->second].Count = FlowSolver::counter(False);
-               Solver.Counted.insert(Id);
-               CoverageCondition C;
-               C.Block = BlockBase + Id;
-               C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
-               C.Column = Ctx.SM.getSpellingColumnNumber(R.getBegin());
-               SourceLocation Last = R.getEnd().getLocWithOffset(-1);
-               C.EndLine = Ctx.SM.getSpellingLineNumber(Last);
-               C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
-               C.TrueCounter = True;
-               C.FalseCounter = False;
-               Conditions.push_back(C);
-               return true;
-             }});
-      }
+    if (!D)
+      continue;
+    CharSourceRange R = ConditionCounter::range(Ctx, D);
+    if (R.isValid()) {
+      CountedBranches.insert(B->getBlockID());
+      ConditionSites.push_back({B->getBlockID(), D, R});
     }
   }
   for (const CFGBlock *B : *Graph) {
@@ -365,48 +354,139 @@ bool FunctionCoverage::run() {
         B->pred_size() == 1 ? static_cast<const CFGBlock *>(*B->pred_begin()) : nullptr;
     bool OnlyFromEntry = OnlyPred == Entry;
     bool OnlyFromCountedBranch = OnlyPred && CountedBranches.count(OnlyPred->getBlockID());
-    if (B != Entry && B != &Graph->getExit() && !OnlyFromEntry && !OnlyFromCountedBranch) {
-      if (const Stmt *First = firstStatement(*B)) {
-        const Stmt *T = First;
-        const Stmt *P = Parents.getParent(T);
-        while (P && !isStatementPosition(P, T) && !isConditionalOperand(P, T) &&
-               !isa<LambdaExpr, StmtExpr, BlockExpr>(P)) {
-          T = P;
-          P = Parents.getParent(T);
-        }
-        while (P && isa<AttributedStmt>(P)) {
-          T = P;
-          P = Parents.getParent(T);
-        }
-        // Labels chained on one statement (`case 1: case 2: s;`) must stand in a block.
-        const Stmt *Top = P;
-        while (Top && isa<CaseStmt, DefaultStmt, LabelStmt>(Top))
-          Top = Parents.getParent(Top);
-        bool LabelInBlock =
-            !P || !isa<CaseStmt, DefaultStmt, LabelStmt>(P) || (Top && isa<CompoundStmt>(Top));
-        // A labelled block (case, label, catch) begins at its label; any other begins at T when
-        // it is entered only from outside T (else it starts in the middle of T, after a `?:`
-        // or `&&` operand). A block nothing leads to is dead code after a noreturn call.
-        const Stmt *Label = B->getLabel();
-        bool Reached = false;
-        for (const CFGBlock *Pred : B->preds())
-          Reached |= Pred != nullptr;
-        bool BeginsHere = Label ? IsInside(T, Label) : Reached && EnteredFromOutside(*B, T, 0);
-        if (P && isStatementPosition(P, T) && LabelInBlock && BeginsHere) {
-          unsigned Counter = Table.newCounter();
-          CharSourceRange R = Ctx.expansionRange(T);
-          unsigned Length =
-              R.isValid() ? Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin())
-                          : 0;
-          StatementEdits.push_back({Length, [this, T, P, Counter, &Solver, Id] {
-                                      if (!BlockCounter::instrument(Ctx, T, P, Counter))
-                                        return false;
-                                      Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
-                                      return true;
-                                    }});
+    if (B == Entry || B == &Graph->getExit() || OnlyFromEntry || OnlyFromCountedBranch)
+      continue;
+    const Stmt *First = firstStatement(*B);
+    if (!First)
+      continue;
+    const Stmt *T = First;
+    const Stmt *P = Parents.getParent(T);
+    while (P && !isStatementPosition(P, T) && !isConditionalOperand(P, T) &&
+           !isa<LambdaExpr, StmtExpr, BlockExpr>(P)) {
+      T = P;
+      P = Parents.getParent(T);
+    }
+    while (P && isa<AttributedStmt>(P)) {
+      T = P;
+      P = Parents.getParent(T);
+    }
+    // Labels chained on one statement (`case 1: case 2: s;`) must stand in a block.
+    const Stmt *Top = P;
+    while (Top && isa<CaseStmt, DefaultStmt, LabelStmt>(Top))
+      Top = Parents.getParent(Top);
+    bool LabelInBlock =
+        !P || !isa<CaseStmt, DefaultStmt, LabelStmt>(P) || (Top && isa<CompoundStmt>(Top));
+    // A labelled block (case, label, catch) begins at its label; any other begins at T when
+    // it is entered only from outside T (else it starts in the middle of T, after a `?:`
+    // or `&&` operand). A block nothing leads to is dead code after a noreturn call.
+    const Stmt *Label = B->getLabel();
+    bool Reached = false;
+    for (const CFGBlock *Pred : B->preds())
+      Reached |= Pred != nullptr;
+    bool BeginsHere = Label ? IsInside(T, Label) : Reached && EnteredFromOutside(*B, T, 0);
+    if (P && isStatementPosition(P, T) && LabelInBlock && BeginsHere &&
+        BlockCounter::canInstrument(Ctx, T, P))
+      StatementSites.push_back({Id, T, P});
+  }
+
+  // gcov counts one edge per decision where the flow equations give the other: so here. A
+  // condition's false outcome goes uncounted when the exact rules (a block is entered through
+  // its in-edges) still determine every count they determined with it; the approximate rule
+  // ("a block is left through its out-edges") is never relied on, so a run that dies inside
+  // a block still shows as one.
+  {
+    std::vector<char> Measured(Solver.Edges.size(), 0), BlockMeasured(Solver.Blocks.size(), 0);
+    BlockMeasured[Entry->getBlockID()] = 1;
+    for (const StatementSite &S : StatementSites)
+      BlockMeasured[S.Block] = 1;
+    auto EdgeOf = [&](unsigned Block, unsigned Successor) -> int {
+      auto It = Solver.EdgeIds.find({Block, Successor});
+      return It == Solver.EdgeIds.end() ? -1 : int(It->second);
+    };
+    for (const ConditionSite &C : ConditionSites)
+      for (unsigned Successor : {0u, 1u})
+        if (int E = EdgeOf(C.Block, Successor); E >= 0)
+          Measured[E] = 1;
+    auto KnownAfterExactRules = [&] {
+      std::vector<char> Edge = Measured, Block = BlockMeasured;
+      for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (unsigned B = 0; B < Solver.Blocks.size(); ++B) {
+          const auto &In = Solver.Blocks[B].In;
+          auto Unknown = [&](unsigned Except) {
+            unsigned N = 0;
+            for (unsigned E : In)
+              N += E != Except && !Edge[E];
+            return N;
+          };
+          if (!Block[B] && !In.empty() && Unknown(~0u) == 0)
+            Block[B] = Changed = true;
+          if (Block[B])
+            for (unsigned E : In)
+              if (!Edge[E] && Unknown(E) == 0)
+                Edge[E] = Changed = true;
         }
       }
+      return size_t(std::count(Edge.begin(), Edge.end(), 1) +
+                    std::count(Block.begin(), Block.end(), 1));
+    };
+    size_t Baseline = KnownAfterExactRules();
+    for (ConditionSite &C : ConditionSites) {
+      int False = EdgeOf(C.Block, 1);
+      if (False < 0)
+        continue;
+      Measured[False] = 0;
+      if (KnownAfterExactRules() == Baseline)
+        C.CountFalse = false;
+      else
+        Measured[False] = 1;
     }
+  }
+
+  // Conditions first: a block entered only from one outcome of a counted condition needs no
+  // counter of its own.
+  for (const ConditionSite &Site : ConditionSites) {
+    unsigned Id = Site.Block;
+    const Expr *D = Site.Decider;
+    CharSourceRange R = Site.Range;
+    unsigned True = Table.newCounter();
+    unsigned False = Site.CountFalse ? Table.newCounter() : ConditionCounter::Uncounted;
+    unsigned Length = Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin());
+    ConditionEdits.push_back(
+        {Length, [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions, &ConditionBlocks] {
+           if (!ConditionCounter::instrument(Ctx, D, True, False))
+             return false;
+           auto T = Solver.EdgeIds.find({Id, 0});
+           auto F = Solver.EdgeIds.find({Id, 1});
+           if (T != Solver.EdgeIds.end())
+             Solver.Edges[T->second].Count = FlowSolver::counter(True);
+           if (F != Solver.EdgeIds.end() && False != ConditionCounter::Uncounted)
+             Solver.Edges[F->second].Count = FlowSolver::counter(False);
+           Solver.Counted.insert(Id);
+           CoverageCondition C;
+           C.Block = BlockBase + Id;
+           C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
+           C.Column = Ctx.SM.getSpellingColumnNumber(R.getBegin());
+           SourceLocation Last = R.getEnd().getLocWithOffset(-1);
+           C.EndLine = Ctx.SM.getSpellingLineNumber(Last);
+           C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
+           Conditions.push_back(C);
+           ConditionBlocks.push_back(Id);
+           return true;
+         }});
+  }
+  for (const StatementSite &Site : StatementSites) {
+    unsigned Counter = Table.newCounter();
+    CharSourceRange R = Ctx.expansionRange(Site.Statement);
+    unsigned Length =
+        R.isValid() ? Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin()) : 0;
+    StatementEdits.push_back(
+        {Length, [this, T = Site.Statement, P = Site.Parent, Counter, &Solver, Id = Site.Block] {
+           if (!BlockCounter::instrument(Ctx, T, P, Counter))
+             return false;
+           Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
+           return true;
+         }});
   }
   auto ByLength = [](const Placement &A, const Placement &B) { return A.Length < B.Length; };
   std::stable_sort(ConditionEdits.begin(), ConditionEdits.end(), ByLength);
@@ -461,6 +541,15 @@ bool FunctionCoverage::run() {
       Table.Edges.push_back(Out);
     }
   }
+  // A condition's outcomes are its block's two out-edges, counted or solved.
+  for (size_t I = 0; I < Conditions.size(); ++I)
+    for (unsigned Successor : {0u, 1u}) {
+      auto Found = Solver.EdgeIds.find({ConditionBlocks[I], Successor});
+      CountFormula Count;
+      if (Found != Solver.EdgeIds.end())
+        Count = *Solver.Edges[Found->second].Count;
+      (Successor == 0 ? Conditions[I].TrueCount : Conditions[I].FalseCount) = Count;
+    }
   std::sort(Conditions.begin(), Conditions.end(),
             [](const CoverageCondition &A, const CoverageCondition &B) {
               return std::tie(A.Line, A.Column, A.Block) < std::tie(B.Line, B.Column, B.Block);

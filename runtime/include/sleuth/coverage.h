@@ -27,8 +27,8 @@ extern "C" {
  *   funcs:  4 per function:  begin line, end line, entry block, exit block
  *   blocks: 3 per block:     function, count formula, line list
  *   edges:  4 per edge:      from block, to block, kind, count formula
- *   conds:  7 per condition: block, line, column, end line, end column, true counter, false
- *                            counter
+ *   conds:  7 per condition: block, line, column, end line, end column, true count formula,
+ *                            false count formula
  *   lines:  2 per line:      line, block list
  * A "formula" or "list" is an index into `pool`. A list is n followed by n values; a formula is
  * n followed by n terms, each 2 * counter + (1 if the term is subtracted), and evaluates to the
