@@ -225,6 +225,9 @@ def main():
                     results.append(json.load(f))
                 continue
             t0 = time.time()
+            # Each mutant is one change to the pristine file (ids number the pristine file's
+            # mutants), never on top of the previous mutant.
+            shutil.copy(pristine, cjson_path)
             text = run([sleuth, "mutate", "--apply", mid, "-p", build, cjson_path])
             if text.returncode:
                 continue
