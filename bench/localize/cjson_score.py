@@ -25,6 +25,7 @@ import argparse
 import csv
 import glob
 import json
+import math
 import os
 import random
 import re
@@ -118,11 +119,13 @@ def ranks(scores, fault):
         return None
     s = scores[fault]
 
-    def above(x):
-        return x > s + 1e-9 * max(1.0, abs(s))
-
-    def tied(x):
+    def tied(x):  # as the localizer ties scores: within 1e-9 relative; inf ties inf (DStar)
+        if math.isinf(x) or math.isinf(s):
+            return x == s
         return abs(x - s) <= 1e-9 * max(1.0, abs(s))
+
+    def above(x):
+        return x > s and not tied(x)
 
     best = 1 + sum(1 for x in scores.values() if above(x))
     worst = best - 1 + sum(1 for x in scores.values() if tied(x))
@@ -146,6 +149,20 @@ def score_mutant(sleuth, build, mdir, cjson, line, jobs):
         if "no passing test" in message:
             return {"status": "all-failed"}
         return {"status": "error", "detail": message}
+    json_path = os.path.join(mdir, "blockrank.json")
+    r = run([sleuth, "localize", "--from", store, "--formula", "blockrank", "--view", "none",
+             "--json", json_path])
+    if r.returncode:
+        return {"status": "error", "detail": r.stderr.strip()}
+    shutil.rmtree(store, ignore_errors=True)
+    return dict(status="revealed", **rank_files(mdir, cjson, line))
+
+
+def rank_files(mdir, cjson, line):
+    """The faulty line's rank range per technique, from a mutant's kept rankings (the CSV
+    export carries every formula's score; BlockRank's JSON its own)."""
+    csv_path = os.path.join(mdir, "rank.csv")
+    json_path = os.path.join(mdir, "blockrank.json")
     scores = {f: {} for f in FORMULAS + ["blockrank"]}
     with open(csv_path) as f:
         for row in csv.DictReader(f):
@@ -153,21 +170,15 @@ def score_mutant(sleuth, build, mdir, cjson, line, jobs):
                 continue
             for formula in FORMULAS:
                 scores[formula][int(row["line"])] = number(row[formula])
-    json_path = os.path.join(mdir, "blockrank.json")
-    r = run([sleuth, "localize", "--from", store, "--formula", "blockrank", "--view", "none",
-             "--json", json_path])
-    if r.returncode:
-        return {"status": "error", "detail": r.stderr.strip()}
     with open(json_path) as f:
         for e in json.load(f)["events"]:
             if e["kind"] == "line" and os.path.realpath(e["file"]) == cjson:
                 scores["blockrank"][e["line"]] = number(str(e["score"]))
     n = len(scores["ochiai"])
-    result = {"status": "revealed", "lines": n, "ranks": {}}
+    result = {"lines": n, "ranks": {}}
     for technique, by_line in scores.items():
         r_ = ranks(by_line, line)
         result["ranks"][technique] = list(r_) if r_ else [n, n, n]
-    shutil.rmtree(store, ignore_errors=True)
     return result
 
 
@@ -257,6 +268,11 @@ def main():
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     scored = [r for r in results if r["status"] == "revealed"]
+    # Ranks are computed again from the kept rankings, so a rerun applies the current rules.
+    for r in scored:
+        mdir = os.path.join(work, f"m{r['id']}")
+        if os.path.exists(os.path.join(mdir, "rank.csv")):
+            r.update(rank_files(mdir, cjson, r["line"]))
     lines = [
         f"cjson ({open(os.path.join(src, '.sleuth-unpacked')).read().strip() if os.path.exists(os.path.join(src, '.sleuth-unpacked')) else src}): "
         f"{total} mutants of cJSON.c, {len(results)} tried (seed {opts.seed}), " +
