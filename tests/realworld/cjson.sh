@@ -262,7 +262,7 @@ mapfile -t files < <(grep -o '"file": "[^"]*"' "$stats_dir/compile_commands.json
 rm -rf "$work/instrumented" && mkdir -p "$work/instrumented"
 "$sleuth" instrument --stats -p "$stats_dir" -o "$work/instrumented" "${files[@]}" \
   >"$work/stats.txt" 2>&1 || { cat "$work/stats.txt"; fail "sleuth instrument --stats failed"; }
-read -r functions left < <(sed -n 's/.*: \([0-9]*\) functions, [0-9]* sites, \([0-9]*\) functions left.*/\1 \2/p' \
+read -r functions left < <(sed -n 's/.*: \([0-9]*\) functions, [0-9]* sites, [0-9]* probes, \([0-9]*\) functions left.*/\1 \2/p' \
   "$work/stats.txt" | awk '{ f += $1; l += $2 } END { print f + 0, l + 0 }')
 [ "$(grep -c ' functions, ' "$work/stats.txt")" = "${#files[@]}" ] ||
   { cat "$work/stats.txt"; fail "sleuth instrument --stats did not report every file"; }
