@@ -30,6 +30,9 @@ options:
   -p BUILD_DIR     take compiler arguments from BUILD_DIR/compile_commands.json
   --mode MODE      deps (dependences, the default) or coverage (block, edge and condition
                    counters)
+  --counters HOW   coverage mode: `exact` (the default: every count holds also for a run
+                   that dies inside a block) or `minimal` (about one counter per decision,
+                   like gcov; faster, but a run that ends inside a block miscounts it)
   --headers WHICH  the included files to instrument along with each source (their text is
                    inlined into the output): `project` (the default: every file that is not
                    a system header nor under /usr, /opt or /nix/store), `none`, or a
@@ -82,6 +85,7 @@ int instrumentMain(int Argc, const char **Argv) {
   std::string Output, BuildDir;
   bool HaveCompilerArgs = false, Stats = false;
   InstrumentMode Mode = InstrumentMode::Dependences;
+  CoverageCounters Counters = CoverageCounters::Exact;
   bool IncludedFiles = true;
   std::vector<std::string> IncludedRoots;
   for (int I = 1; I < Argc; ++I) {
@@ -96,7 +100,7 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::outs() << Usage;
       return 0;
     }
-    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers") {
+    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers" || A == "--counters") {
       if (I + 1 >= Argc)
         return fail("option " + A + " needs an argument");
       std::string V = Argv[++I];
@@ -104,7 +108,14 @@ int instrumentMain(int Argc, const char **Argv) {
         Output = V;
       else if (A == "-p")
         BuildDir = V;
-      else if (A == "--headers") {
+      else if (A == "--counters") {
+        if (V == "exact")
+          Counters = CoverageCounters::Exact;
+        else if (V == "minimal")
+          Counters = CoverageCounters::Minimal;
+        else
+          return fail("--counters: unknown placement '" + V + "' (known: exact, minimal)");
+      } else if (A == "--headers") {
         if (V == "none") {
           IncludedFiles = false;
         } else if (V != "project") {
@@ -151,6 +162,7 @@ int instrumentMain(int Argc, const char **Argv) {
     InstrumentRequest Request;
     Request.File = File;
     Request.Mode = Mode;
+    Request.Counters = Counters;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     if (Database) {

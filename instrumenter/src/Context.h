@@ -59,6 +59,8 @@ public:
   SiteTable *Sites = nullptr;
   std::string UnitName = "__sleuth_tu";
   std::string CounterName = "__sleuth_cov";
+  /// Coverage mode: place counters as CoverageCounters::Minimal says.
+  bool MinimalCounters = false;
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 

@@ -187,9 +187,10 @@ private:
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
-           IncludedFiles &Included, std::string MainFile, InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Mode(Mode), Included(Included), MainFile(std::move(MainFile)),
-        Result(Result) {}
+           CoverageCounters Counters, IncludedFiles &Included, std::string MainFile,
+           InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), Included(Included),
+        MainFile(std::move(MainFile)), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -200,6 +201,7 @@ public:
     std::vector<AssertInvocation> NoAsserts;
     bool IsCoverage = Mode == InstrumentMode::Coverage;
     Context Ctx(Ast, Rewrite, IsCoverage ? NoAsserts : Asserts);
+    Ctx.MinimalCounters = Counters == CoverageCounters::Minimal;
     if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
       Included.setMainFile(MainFile, MainEntry->getName());
     Ctx.Instrumentable = Included.candidates(SM);
@@ -243,6 +245,7 @@ private:
   CompilerInstance &CI;
   std::vector<AssertInvocation> &Asserts;
   InstrumentMode Mode;
+  CoverageCounters Counters;
   IncludedFiles &Included;
   std::string MainFile;
   InstrumentResult &Result;
@@ -251,18 +254,20 @@ private:
 class Action : public ASTFrontendAction {
 public:
   Action(const InstrumentRequest &Request, InstrumentResult &Result)
-      : Mode(Request.Mode), Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
-        MainFile(Request.File), Result(Result) {}
+      : Mode(Request.Mode), Counters(Request.Counters),
+        Included(Request.InstrumentIncludedFiles, Request.IncludedRoots), MainFile(Request.File),
+        Result(Result) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
-    return std::make_unique<Consumer>(CI, Asserts, Mode, Included, MainFile, Result);
+    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, Included, MainFile, Result);
   }
 
 private:
   InstrumentMode Mode;
+  CoverageCounters Counters;
   IncludedFiles Included;
   std::string MainFile;
   InstrumentResult &Result;

@@ -4,7 +4,9 @@
 #   same output and exit status; the coverage file is complete and consistent (every block of a
 #   normally ending run is left as often as it is entered; conditions add up to their block's
 #   count); and, where a golden file exists (tests/coverage/golden/NAME.txt), its `line`
-#   and `cond` records match.
+#   and `cond` records match. Then the same with `--counters minimal`: same output and status,
+#   and for a normally ending run the very same counts (blocks, edges, lines, conditions) from
+#   fewer counter increments.
 # usage: check_coverage.sh SLEUTH RUNTIME_LIB EXAMPLE GOLDEN_DIR|- gcc|clang WORKDIR [ARGS...]
 set -u
 sleuth=$(realpath "$1") runtime_lib=$(realpath "$2") example=$3 golden_dir=$4 family=$5 work=$6
@@ -44,27 +46,38 @@ $compiler $flags -o "$work/native" $sources 2>"$work/native.err" ||
 (cd "$work" && ./native "$@" >native.out 2>native.stderr)
 native_status=$?
 
-instrumented=()
-for src in $sources; do
-  out="$work/src/$(basename "$src")"
+# build_and_run PLACEMENT: instrument with --counters PLACEMENT into src.PLACEMENT/, build
+# instrumented.PLACEMENT, run it (coverage in run.PLACEMENT.cov) and compare with the native run.
+build_and_run() {
+  local placement=$1 src out status
+  shift
+  local dir="$work/src.$placement" instrumented=()
+  mkdir -p "$dir"
+  for src in $sources; do
+    out="$dir/$(basename "$src")"
+    # shellcheck disable=SC2086
+    "$sleuth" instrument --mode coverage --counters "$placement" -o "$out" "$src" -- $flags \
+      2>"$work/instrument.err" ||
+      { cat "$work/instrument.err"; fail "sleuth instrument --counters $placement failed on $src"; }
+    instrumented+=("$out")
+  done
   # shellcheck disable=SC2086
-  "$sleuth" instrument --mode coverage -o "$out" "$src" -- $flags 2>"$work/instrument.err" ||
-    { cat "$work/instrument.err"; fail "sleuth instrument failed on $src"; }
-  instrumented+=("$out")
-done
-# shellcheck disable=SC2086
-$compiler $flags -I "$include_dir" -iquote "$source_dir" -o "$work/instrumented" \
-  "${instrumented[@]}" "$runtime_lib" $libs 2>"$work/instrumented.err" ||
-  { cat "$work/instrumented.err"; fail "instrumented build failed"; }
-[ -s "$work/instrumented.err" ] && { cat "$work/instrumented.err"; fail "instrumented build printed diagnostics"; }
-(cd "$work" && SLEUTH_COV_OUT=run.cov ./instrumented "$@" >instrumented.out 2>instrumented.stderr)
-instrumented_status=$?
-
-[ "$native_status" = "$instrumented_status" ] ||
-  fail "exit status differs: native $native_status, instrumented $instrumented_status"
-cmp -s "$work/native.out" "$work/instrumented.out" ||
-  { diff "$work/native.out" "$work/instrumented.out"; fail "output differs"; }
-[ -f "$work/run.cov" ] || fail "no coverage file"
+  $compiler $flags -I "$include_dir" -iquote "$source_dir" -o "$work/instrumented.$placement" \
+    "${instrumented[@]}" "$runtime_lib" $libs 2>"$work/instrumented.err" ||
+    { cat "$work/instrumented.err"; fail "instrumented build ($placement) failed"; }
+  [ -s "$work/instrumented.err" ] &&
+    { cat "$work/instrumented.err"; fail "instrumented build ($placement) printed diagnostics"; }
+  (cd "$work" && SLEUTH_COV_OUT=run.$placement.cov "./instrumented.$placement" "$@" \
+    >"instrumented.$placement.out" 2>"instrumented.$placement.stderr")
+  status=$?
+  [ "$native_status" = "$status" ] ||
+    fail "exit status differs: native $native_status, instrumented ($placement) $status"
+  cmp -s "$work/native.out" "$work/instrumented.$placement.out" ||
+    { diff "$work/native.out" "$work/instrumented.$placement.out"; fail "output differs ($placement)"; }
+  [ -f "$work/run.$placement.cov" ] || fail "no coverage file ($placement)"
+}
+build_and_run exact "$@"
+cp "$work/run.exact.cov" "$work/run.cov"
 
 [ "$(tail -n 1 "$work/run.cov")" = end ] || fail "the coverage file is incomplete (no 'end' record)"
 if [ "$native_status" -gt 128 ]; then
@@ -106,6 +119,17 @@ awk -v normal="$normal" '
       }
     exit bad
   }' "$work/run.cov" || fail "inconsistent coverage file $work/run.cov"
+
+# Minimal placement: fewer increments, and where the run ended normally the same counts.
+build_and_run minimal "$@"
+increments() { cat "$work/src.$1"/* | grep -o '++__sleuth_cov[_0-9a-f]*\[' | wc -l; }
+[ "$(increments minimal)" -le "$(increments exact)" ] ||
+  fail "--counters minimal placed more increments ($(increments minimal)) than exact ($(increments exact))"
+if [ "$normal" = 1 ]; then
+  diff -u <(grep -Ev '^(program|status) ' "$work/run.exact.cov") \
+    <(grep -Ev '^(program|status) ' "$work/run.minimal.cov") >"$work/placement.diff" ||
+    { head -40 "$work/placement.diff"; fail "--counters minimal counted otherwise than exact"; }
+fi
 
 golden=$golden_dir/$name.txt
 if [ "$golden_dir" != - ] && [ -f "$golden" ]; then

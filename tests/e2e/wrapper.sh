@@ -141,6 +141,18 @@ for family in "${families[@]}"; do
     [ "$(grep -c '	coverage	' stats.txt)" = 2 ] && ok "SLEUTH_MODE=coverage" || fail "SLEUTH_MODE"
   SLEUTH_MODE=bogus "$sleuth" cc -c $src/foo.c -o m4.o 2>err.txt && grep -q "unknown mode 'bogus'" err.txt &&
     ok "bad SLEUTH_MODE: warning, deps" || fail "bad mode"
+  # Counter placement: the size of the counter array tells exact from minimal.
+  printf 'int f(int a, int b) {\n  int s = 0;\n  for (int i = 0; i < a; ++i)\n    if (i %% 2 && b) s += i; else s -= 1;\n  return s;\n}\n' >loop.c
+  counters() { local h; h=$(nm -S "$1" | awk '$4 == "__sleuth_cov" { print $2 }'); echo $((16#${h:-0} / 8)); }
+  "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c1.o && exact=$(counters c1.o)
+  "$sleuth" cc --sleuth-mode=coverage --sleuth-counters=minimal -c loop.c -o c2.o && minimal=$(counters c2.o)
+  SLEUTH_COUNTERS=minimal "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c3.o && from_env=$(counters c3.o)
+  [ "${exact:-0}" -gt "${minimal:-0}" ] && [ "${minimal:-0}" -gt 0 ] && [ "$from_env" = "$minimal" ] &&
+    ok "--sleuth-counters=minimal / SLEUTH_COUNTERS=minimal: $minimal counters instead of $exact" ||
+    fail "counter placement ($exact, $minimal, $from_env)"
+  SLEUTH_COUNTERS=bogus "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c4.o 2>err.txt &&
+    grep -q "SLEUTH_COUNTERS: unknown counter placement 'bogus'" err.txt && [ "$(counters c4.o)" = "$exact" ] &&
+    ok "bad SLEUTH_COUNTERS: warning, exact" || fail "bad SLEUTH_COUNTERS"
 done
 cd "$work" || exit 1
 family=gcc

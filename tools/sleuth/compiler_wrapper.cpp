@@ -112,6 +112,7 @@ struct Wrapper {
   std::vector<std::string> IncludedRoots;
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
+  CoverageCounters Counters = CoverageCounters::Exact;
   llvm::SmallString<128> Scratch;
   bool KeepScratch = false;
 
@@ -229,6 +230,7 @@ struct Wrapper {
     Request.Arguments = wrapper::parseArguments(C, In);
     Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
     Request.Mode = Mode;
+    Request.Counters = Counters;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     InstrumentResult Result = instrument(Request);
@@ -426,12 +428,14 @@ struct Wrapper {
 void printHelp(bool Cxx) {
   llvm::outs()
       << "usage: sleuth " << (Cxx ? "c++" : "cc") << " [--sleuth-mode=deps|coverage] "
-      << "COMPILER_ARGS...\n\n"
+      << "[--sleuth-counters=exact|minimal] COMPILER_ARGS...\n\n"
       << "Instruments each C/C++ source, compiles it with the real compiler and links the "
          "sleuth runtime;\nanything else is passed to the real compiler as it is. See "
          "docs/wrappers.md.\n\n"
       << "  --sleuth-mode=MODE  deps (dependences, the default) or coverage; overrides "
-         "$SLEUTH_MODE\n\n"
+         "$SLEUTH_MODE\n"
+      << "  --sleuth-counters=HOW  coverage mode's counter placement; overrides "
+         "$SLEUTH_COUNTERS\n\n"
       << "environment:\n"
       << "  " << (Cxx ? "SLEUTH_CXX" : "SLEUTH_CC") << "   the real compiler (default "
       << (Cxx ? "c++" : "cc") << ")\n"
@@ -439,6 +443,9 @@ void printHelp(bool Cxx) {
       << "  SLEUTH_STATS FILE: append one line per source (file, mode, status, functions, "
          "probes,\n               functions skipped, milliseconds, reason, included files "
          "instrumented;\n               tab-separated)\n"
+      << "  SLEUTH_COUNTERS  coverage mode's counter placement: exact (the default) or "
+         "minimal\n               (about one counter per decision, like gcov; a run that "
+         "ends inside a\n               block miscounts it); see sleuth instrument --help\n"
       << "  SLEUTH_HEADERS  project (the default): also instrument the included files that are\n"
          "               not system headers nor under /usr, /opt; DIR[:DIR…]: only those under\n"
          "               these directories; none: the compiled sources only\n"
@@ -454,11 +461,17 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
   const char *ModeEnv = std::getenv("SLEUTH_MODE");
   std::string Mode = ModeEnv ? ModeEnv : "";
   std::string ModeFrom = "SLEUTH_MODE";
+  const char *CountersEnv = std::getenv("SLEUTH_COUNTERS");
+  std::string Counters = CountersEnv ? CountersEnv : "";
+  std::string CountersFrom = "SLEUTH_COUNTERS";
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];
     if (A.consume_front("--sleuth-mode=")) {
       Mode = std::string(A);
       ModeFrom = "--sleuth-mode";
+    } else if (A.consume_front("--sleuth-counters=")) {
+      Counters = std::string(A);
+      CountersFrom = "--sleuth-counters";
     } else {
       Args.push_back(Argv[I]);
     }
@@ -473,6 +486,11 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
   } else if (!Mode.empty() && Mode != "deps" && Mode != "dependences") {
     warn(ModeFrom + ": unknown mode '" + Mode + "' (deps or coverage); using deps");
   }
+  if (Counters == "minimal")
+    W.Counters = CoverageCounters::Minimal;
+  else if (!Counters.empty() && Counters != "exact")
+    warn(CountersFrom + ": unknown counter placement '" + Counters +
+         "' (exact or minimal); using exact");
   if (const char *Headers = std::getenv("SLEUTH_HEADERS"); Headers && *Headers) {
     llvm::StringRef H(Headers);
     if (H == "0" || H == "none" || H == "no") {

@@ -25,10 +25,11 @@ bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned 
     return false;
   // No comma operator (-Wcomma) and no cast (-Wold-style-cast): an incremented counter is
   // never 0, so the comparisons give the outcome back.
-  Ctx.wrap(R, "((",
-           ") ? " + BlockCounter::increment(Ctx, TrueCounter) + " != 0 : " +
-               (FalseCounter == Uncounted ? std::string("0)")
-                                          : BlockCounter::increment(Ctx, FalseCounter) + " == 0)"));
+  std::string OnTrue =
+      TrueCounter == Uncounted ? "1" : BlockCounter::increment(Ctx, TrueCounter) + " != 0";
+  std::string OnFalse =
+      FalseCounter == Uncounted ? "0" : BlockCounter::increment(Ctx, FalseCounter) + " == 0";
+  Ctx.wrap(R, "((", ") ? " + OnTrue + " : " + OnFalse + ")");
   return true;
 }
 

@@ -30,8 +30,9 @@ public:
 };
 
 /// `((COND) ? ++__sleuth_cov[t] != 0 : ++__sleuth_cov[f] == 0)` around the expression whose
-/// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `: 0)` when the false
-/// outcome is not counted (the flow equations give it).
+/// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `? 1` or `: 0)` in
+/// place of an outcome that is not counted (the flow equations give it). At least one outcome
+/// is counted.
 class ConditionCounter {
 public:
   static constexpr unsigned Uncounted = ~0u;

@@ -252,6 +252,58 @@ public:
   std::set<unsigned> NoReturn; // blocks that end in a call that does not return
 };
 
+/// How many block and edge counts the flow rules give from the measured ones (Edge, Block):
+/// "a block is entered through its in-edges" always, and with Approximate also "a block is
+/// left through its out-edges".
+size_t knownCounts(const FlowSolver &S, std::vector<char> Edge, std::vector<char> Block,
+                   bool Approximate) {
+  std::vector<unsigned> Work;
+  std::vector<char> Queued(S.Blocks.size(), 1);
+  for (unsigned B = 0; B < S.Blocks.size(); ++B)
+    Work.push_back(B);
+  auto Push = [&](unsigned B) {
+    if (!Queued[B]) {
+      Queued[B] = 1;
+      Work.push_back(B);
+    }
+  };
+  // One side of block B: its count is the sum of that side's edges.
+  auto Side = [&](unsigned B, const std::vector<unsigned> &Ids) {
+    unsigned Unknown = 0, Last = 0;
+    for (unsigned E : Ids)
+      if (!Edge[E]) {
+        ++Unknown;
+        Last = E;
+      }
+    if (!Block[B] && !Ids.empty() && Unknown == 0) {
+      Block[B] = 1;
+      Push(B);
+    } else if (Block[B] && Unknown == 1) {
+      Edge[Last] = 1;
+      Push(S.Edges[Last].From);
+      Push(S.Edges[Last].To);
+    }
+  };
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    Queued[B] = 0;
+    Side(B, S.Blocks[B].In);
+    if (Approximate)
+      Side(B, S.Blocks[B].Out);
+  }
+  return size_t(std::count(Edge.begin(), Edge.end(), 1) +
+                std::count(Block.begin(), Block.end(), 1));
+}
+
+/// Loop statements around S (its own loop counts for a loop condition).
+unsigned loopDepth(const Stmt *S, const ParentMap &Parents) {
+  unsigned Depth = 0;
+  for (const Stmt *P = Parents.getParent(S); P; P = Parents.getParent(P))
+    Depth += isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P);
+  return Depth;
+}
+
 } // namespace
 
 FunctionCoverage::FunctionCoverage(Context &Ctx, CoverageTable &Table, const FunctionDecl *Function,
@@ -310,7 +362,7 @@ bool FunctionCoverage::run() {
   // the length of what they wrap.
   struct Placement {
     unsigned Length;
-    std::function<bool()> Apply;
+    std::function<unsigned()> Apply; // returns the probes it placed
   };
   std::vector<Placement> ConditionEdits, StatementEdits;
 
@@ -327,11 +379,12 @@ bool FunctionCoverage::run() {
     unsigned Block;
     const Expr *Decider;
     CharSourceRange Range;
-    bool CountFalse = true;
+    bool CountTrue = true, CountFalse = true;
   };
   struct StatementSite {
     unsigned Block;
     const Stmt *Statement, *Parent;
+    bool Counted = true;
   };
   std::vector<ConditionSite> ConditionSites;
   std::vector<StatementSite> StatementSites;
@@ -393,7 +446,8 @@ bool FunctionCoverage::run() {
   // condition's false outcome goes uncounted when the exact rules (a block is entered through
   // its in-edges) still determine every count they determined with it; the approximate rule
   // ("a block is left through its out-edges") is never relied on, so a run that dies inside
-  // a block still shows as one.
+  // a block still shows as one. With minimal counters it is relied on: any counter goes whose
+  // count both rules together still give, innermost loops first (their counters run most).
   {
     std::vector<char> Measured(Solver.Edges.size(), 0), BlockMeasured(Solver.Blocks.size(), 0);
     BlockMeasured[Entry->getBlockID()] = 1;
@@ -407,39 +461,50 @@ bool FunctionCoverage::run() {
       for (unsigned Successor : {0u, 1u})
         if (int E = EdgeOf(C.Block, Successor); E >= 0)
           Measured[E] = 1;
-    auto KnownAfterExactRules = [&] {
-      std::vector<char> Edge = Measured, Block = BlockMeasured;
-      for (bool Changed = true; Changed;) {
-        Changed = false;
-        for (unsigned B = 0; B < Solver.Blocks.size(); ++B) {
-          const auto &In = Solver.Blocks[B].In;
-          auto Unknown = [&](unsigned Except) {
-            unsigned N = 0;
-            for (unsigned E : In)
-              N += E != Except && !Edge[E];
-            return N;
-          };
-          if (!Block[B] && !In.empty() && Unknown(~0u) == 0)
-            Block[B] = Changed = true;
-          if (Block[B])
-            for (unsigned E : In)
-              if (!Edge[E] && Unknown(E) == 0)
-                Edge[E] = Changed = true;
-        }
-      }
-      return size_t(std::count(Edge.begin(), Edge.end(), 1) +
-                    std::count(Block.begin(), Block.end(), 1));
+    bool Minimal = Ctx.MinimalCounters;
+    size_t Baseline = knownCounts(Solver, Measured, BlockMeasured, Minimal);
+    // Tries to do without one measurement; keeps it if some count would be lost.
+    auto TryDrop = [&](char &Flag) {
+      Flag = 0;
+      if (knownCounts(Solver, Measured, BlockMeasured, Minimal) == Baseline)
+        return true;
+      Flag = 1;
+      return false;
     };
-    size_t Baseline = KnownAfterExactRules();
-    for (ConditionSite &C : ConditionSites) {
-      int False = EdgeOf(C.Block, 1);
-      if (False < 0)
-        continue;
-      Measured[False] = 0;
-      if (KnownAfterExactRules() == Baseline)
-        C.CountFalse = false;
-      else
-        Measured[False] = 1;
+    if (!Minimal) {
+      for (ConditionSite &C : ConditionSites)
+        if (int False = EdgeOf(C.Block, 1); False >= 0)
+          C.CountFalse = !TryDrop(Measured[False]);
+    } else {
+      // (loop depth, site, outcome or -1 for a statement): deepest first; a loop condition's
+      // true outcome (once per iteration) before its false one (once per loop).
+      struct Candidate {
+        unsigned Depth;
+        size_t Site;
+        int Outcome;
+      };
+      std::vector<Candidate> Candidates;
+      for (size_t I = 0; I < ConditionSites.size(); ++I)
+        for (int Outcome : {0, 1})
+          Candidates.push_back({loopDepth(ConditionSites[I].Decider, Parents), I, Outcome});
+      for (size_t I = 0; I < StatementSites.size(); ++I)
+        Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, -1});
+      std::stable_sort(Candidates.begin(), Candidates.end(),
+                       [](const Candidate &A, const Candidate &B) { return A.Depth > B.Depth; });
+      char Unmeasured = 0; // stands in for an outcome edge the CFG does not have
+      for (const Candidate &C : Candidates) {
+        if (C.Outcome < 0) {
+          StatementSites[C.Site].Counted = !TryDrop(BlockMeasured[StatementSites[C.Site].Block]);
+          continue;
+        }
+        ConditionSite &Site = ConditionSites[C.Site];
+        int E = EdgeOf(Site.Block, unsigned(C.Outcome));
+        bool Kept = !TryDrop(E >= 0 ? Measured[E] : Unmeasured);
+        (C.Outcome == 0 ? Site.CountTrue : Site.CountFalse) = Kept;
+      }
+      StatementSites.erase(std::remove_if(StatementSites.begin(), StatementSites.end(),
+                                          [](const StatementSite &S) { return !S.Counted; }),
+                           StatementSites.end());
     }
   }
 
@@ -449,52 +514,59 @@ bool FunctionCoverage::run() {
     unsigned Id = Site.Block;
     const Expr *D = Site.Decider;
     CharSourceRange R = Site.Range;
-    unsigned True = Table.newCounter();
-    unsigned False = Site.CountFalse ? Table.newCounter() : ConditionCounter::Uncounted;
+    const unsigned Uncounted = ConditionCounter::Uncounted;
+    unsigned True = Site.CountTrue ? Table.newCounter() : Uncounted;
+    unsigned False = Site.CountFalse ? Table.newCounter() : Uncounted;
     unsigned Length = Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin());
-    ConditionEdits.push_back(
-        {Length, [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions, &ConditionBlocks] {
-           if (!ConditionCounter::instrument(Ctx, D, True, False))
-             return false;
-           auto T = Solver.EdgeIds.find({Id, 0});
-           auto F = Solver.EdgeIds.find({Id, 1});
-           if (T != Solver.EdgeIds.end())
-             Solver.Edges[T->second].Count = FlowSolver::counter(True);
-           if (F != Solver.EdgeIds.end() && False != ConditionCounter::Uncounted)
-             Solver.Edges[F->second].Count = FlowSolver::counter(False);
-           Solver.Counted.insert(Id);
-           CoverageCondition C;
-           C.Block = BlockBase + Id;
-           C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
-           C.Column = Ctx.SM.getSpellingColumnNumber(R.getBegin());
-           SourceLocation Last = R.getEnd().getLocWithOffset(-1);
-           C.EndLine = Ctx.SM.getSpellingLineNumber(Last);
-           C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
-           Conditions.push_back(C);
-           ConditionBlocks.push_back(Id);
-           return true;
-         }});
+    ConditionEdits.push_back({Length,
+                              [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions,
+                               &ConditionBlocks, Uncounted]() -> unsigned {
+                                // A condition whose outcomes the flow rules give is listed but left
+                                // as it is.
+                                bool Wrapped = True != Uncounted || False != Uncounted;
+                                if (Wrapped && !ConditionCounter::instrument(Ctx, D, True, False))
+                                  return 0;
+                                auto T = Solver.EdgeIds.find({Id, 0});
+                                auto F = Solver.EdgeIds.find({Id, 1});
+                                if (T != Solver.EdgeIds.end() && True != Uncounted)
+                                  Solver.Edges[T->second].Count = FlowSolver::counter(True);
+                                if (F != Solver.EdgeIds.end() && False != Uncounted)
+                                  Solver.Edges[F->second].Count = FlowSolver::counter(False);
+                                if (Wrapped)
+                                  Solver.Counted.insert(Id);
+                                CoverageCondition C;
+                                C.Block = BlockBase + Id;
+                                C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
+                                C.Column = Ctx.SM.getSpellingColumnNumber(R.getBegin());
+                                SourceLocation Last = R.getEnd().getLocWithOffset(-1);
+                                C.EndLine = Ctx.SM.getSpellingLineNumber(Last);
+                                C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
+                                Conditions.push_back(C);
+                                ConditionBlocks.push_back(Id);
+                                return Wrapped ? 1u : 0u;
+                              }});
   }
   for (const StatementSite &Site : StatementSites) {
     unsigned Counter = Table.newCounter();
     CharSourceRange R = Ctx.expansionRange(Site.Statement);
     unsigned Length =
         R.isValid() ? Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin()) : 0;
-    StatementEdits.push_back(
-        {Length, [this, T = Site.Statement, P = Site.Parent, Counter, &Solver, Id = Site.Block] {
-           if (!BlockCounter::instrument(Ctx, T, P, Counter))
-             return false;
-           Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
-           return true;
-         }});
+    StatementEdits.push_back({Length,
+                              [this, T = Site.Statement, P = Site.Parent, Counter, &Solver,
+                               Id = Site.Block]() -> unsigned {
+                                if (!BlockCounter::instrument(Ctx, T, P, Counter))
+                                  return 0;
+                                Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
+                                return 1;
+                              }});
   }
   auto ByLength = [](const Placement &A, const Placement &B) { return A.Length < B.Length; };
   std::stable_sort(ConditionEdits.begin(), ConditionEdits.end(), ByLength);
   std::stable_sort(StatementEdits.begin(), StatementEdits.end(), ByLength);
   for (Placement &P : ConditionEdits)
-    Probes += P.Apply() ? 1 : 0;
+    Probes += P.Apply();
   for (Placement &P : StatementEdits)
-    Probes += P.Apply() ? 1 : 0;
+    Probes += P.Apply();
   if (!BlockCounter::instrumentEntry(Ctx, Body, EntryCounter))
     return false;
   ++Probes;

@@ -13,6 +13,17 @@ enum class InstrumentMode {
   Coverage,    // block, branch-outcome and CFG edge counters (sleuth.cov)
 };
 
+/// Where coverage mode puts its counters.
+enum class CoverageCounters {
+  /// Every count follows from rules that hold in any run (a block is entered through its
+  /// in-edges): a run that dies inside a block still shows where it stopped.
+  Exact,
+  /// About one counter per decision, as gcov places them: the other counts also use "a block
+  /// is left through its out-edges", so a run that ends inside a block (a crash, exit(), an
+  /// exception, longjmp) leaves that block's and its successors' counts off by one.
+  Minimal,
+};
+
 struct InstrumentRequest {
   std::string File;                   // the source file, as the compiler would be given it
   std::vector<std::string> Arguments; // compiler arguments (without the compiler and the file)
@@ -20,6 +31,7 @@ struct InstrumentRequest {
   bool ShowDiagnostics = true;        // print Clang's diagnostics (the wrappers leave that to
                                       // the real compiler)
   InstrumentMode Mode = InstrumentMode::Dependences;
+  CoverageCounters Counters = CoverageCounters::Exact; // coverage mode only
   /// Also instrument the project files the source includes (headers, included .c files): not
   /// system headers, nothing under /usr, /opt or /nix/store, and when IncludedRoots is not
   /// empty only files under one of those directories. Their rewritten text is inlined into the
