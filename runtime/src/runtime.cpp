@@ -61,11 +61,52 @@ inline ThreadState &thread() {
   return *T;
 }
 
+namespace {
+
+bool sameText(const char *A, const char *B) { return A == B || (A && B && std::strcmp(A, B) == 0); }
+
+// True if units A and B have the same sites, controlling tests and functions: the same file
+// instrumented alike in two translation units (a project header inlined into each).
+bool sameSites(const sleuth_tu *A, const sleuth_tu *B) {
+  if (!sameText(A->path, B->path) || A->num_sites != B->num_sites || A->num_funcs != B->num_funcs)
+    return false;
+  unsigned NumCds = 0;
+  for (unsigned I = 0; I < A->num_sites; ++I) {
+    const sleuth_site &X = A->sites[I], &Y = B->sites[I];
+    if (X.kind != Y.kind || X.flags != Y.flags || X.line != Y.line || X.column != Y.column ||
+        X.func != Y.func || X.cd_begin != Y.cd_begin || X.cd_count != Y.cd_count ||
+        !sameText(X.name, Y.name))
+      return false;
+    NumCds = std::max(NumCds, X.cd_begin + X.cd_count);
+  }
+  for (unsigned I = 0; I < NumCds; ++I)
+    if (A->cds[I] != B->cds[I])
+      return false;
+  for (unsigned I = 0; I < A->num_funcs; ++I) {
+    const sleuth_func &X = A->funcs[I], &Y = B->funcs[I];
+    if (X.begin_line != Y.begin_line || X.end_line != Y.end_line || !sameText(X.name, Y.name))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 void registerUnit(sleuth_tu *Tu) {
   Registry &R = registry();
   std::lock_guard<std::mutex> Lock(R.Mutex);
   if (__atomic_load_n(&Tu->base, __ATOMIC_ACQUIRE) != 0)
     return;
+  // A header's functions are compiled into every translation unit that includes it, each copy
+  // with its own table; copies instrumented alike share the nodes of the first one registered,
+  // so the graph has one node per site of the header, whichever copy ran.
+  for (sleuth_tu *Other : R.Units)
+    if (sameSites(Other, Tu)) {
+      Tu->file_id = Other->file_id;
+      Tu->func_base = Other->func_base;
+      __atomic_store_n(&Tu->base, Other->base, __ATOMIC_RELEASE);
+      return;
+    }
   Tu->file_id = static_cast<unsigned>(R.Units.size());
   Tu->func_base = R.NumFuncs;
   R.NumFuncs += Tu->num_funcs;

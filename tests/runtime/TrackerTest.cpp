@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -1097,6 +1098,60 @@ TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {
 }
 
 // --- Registration, hits and `last` -----------------------------------------
+
+TEST_F(TrackerTest, CopiesOfOneHeaderInstrumentedAlikeShareTheirNodes) {
+  // A header with code, inlined into two translation units: two tables with the same sites.
+  // A third copy instrumented otherwise (another macro made one more site) keeps its own.
+  Recording R = record([](Program &P) {
+    Unit &Main = P.unit("/src/main.c");
+    Unit &InMain = P.unit("/src/lib/clamp.h");
+    Unit &InOther = P.unit("/src/lib/clamp.h");
+    Unit &Differs = P.unit("/src/lib/clamp.h");
+    unsigned M = Main.site(VarSite, "m");
+    unsigned HeaderSites[3];
+    for (Unit *U : {&InMain, &InOther, &Differs}) {
+      unsigned Clamp = U->func("clamp");
+      HeaderSites[0] = U->site(ParamSite, "value", Clamp);
+      HeaderSites[1] = U->site(TestSite, "<test>", Clamp);
+      HeaderSites[2] = U->site(VarSite, "r", Clamp, {HeaderSites[1]});
+    }
+    Differs.site(VarSite, "extra");
+    unsigned Value = HeaderSites[0], Test = HeaderSites[1], Result = HeaderSites[2];
+    int v = 5, m = 0;
+    Main.enter(0);
+    Main.decl(M, m);
+    for (Unit *U : {&InMain, &InOther, &Differs}) {
+      U->enter(1);
+      U->param(Value, v, 1);
+      get(v);
+      U->test(Test);
+      int r = v;
+      get(v);
+      U->set(Result, r);
+      sleuth_leave();
+    }
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  // main.c, the shared header unit, the differing copy.
+  ASSERT_EQ(G.files().size(), 3u);
+  EXPECT_EQ(G.files()[1].Path, "/src/lib/clamp.h");
+  EXPECT_EQ(G.files()[2].Path, "/src/lib/clamp.h");
+  // m, three shared sites, three sites of the differing copy and its extra one.
+  ASSERT_EQ(G.size(), 8u);
+  std::map<std::string, std::vector<Node>> ByName;
+  for (Node N = 0; N < G.size(); ++N)
+    ByName[G.site(N).Name].push_back(N);
+  ASSERT_EQ(ByName["r"].size(), 2u);
+  Node Shared = ByName["r"][0], Own = ByName["r"][1];
+  EXPECT_EQ(G.site(Shared).Hits, 2u); // run once in each of the two alike copies
+  EXPECT_EQ(G.site(Own).Hits, 1u);
+  EXPECT_EQ(G.fileOf(Shared).Path, "/src/lib/clamp.h");
+  // Each test unit's table starts with a `main`: main.c's, the shared unit's two, the
+  // differing copy's two; the second alike copy adds none.
+  EXPECT_EQ(G.functions().size(), 5u);
+}
 
 TEST_F(TrackerTest, UnitsGetDistinctFileIdsAndDenseNodeIds) {
   Recording R = record([](Program &P) {
