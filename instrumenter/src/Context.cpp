@@ -247,4 +247,12 @@ std::string addressOfC(QualType T) {
   return T.isVolatileQualified() ? "(void *)(__UINTPTR_TYPE__)&(" : "&(";
 }
 
+std::string sizeofLvalue(const Expr *L, const std::string &Text) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(L->IgnoreParens()))
+    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+        P && P->getOriginalType()->isArrayType())
+      return "sizeof(__typeof__(" + Text + "))";
+  return "sizeof(" + Text + ")";
+}
+
 } // namespace sleuth::instrumenter

@@ -123,6 +123,10 @@ bool hasAddress(const clang::Expr *LValue);
 /// integer, which drops the qualifier without -Wdiscarded-qualifiers or -Wcast-qual (the
 /// runtime never accesses the object through it).
 std::string addressOfC(clang::QualType T);
+/// `sizeof(TEXT)` for the lvalue L spelled TEXT; `sizeof(__typeof__(TEXT))` where L names a
+/// parameter declared as an array (`int a[4]`, `va_list ap`), on which `sizeof` warns
+/// (-Wsizeof-array-argument) although it is the pointer's size that is meant.
+std::string sizeofLvalue(const clang::Expr *L, const std::string &Text);
 /// `__typeof__(TYPE)` spelled from the type itself, for lvalues whose text has side effects
 /// (`__typeof__(*p++)` would trip clang's -Wunevaluated-expression); "" if the type has no name.
 std::string typeOfC(clang::QualType T, const clang::ASTContext &Ast);

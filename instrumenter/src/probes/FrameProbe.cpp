@@ -21,8 +21,10 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
     std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
-    Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name +
-              "), " + std::to_string(Position) + "u)";
+    std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
+                                                           : "sizeof(" + Name + ")";
+    Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +
+              std::to_string(Position) + "u)";
     Params += F.isCxx() ? "; " : ", ";
   }
   std::string Key = std::to_string(FunctionInstrumenter::calleeKey(F.Function)) + "u";

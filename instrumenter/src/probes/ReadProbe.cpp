@@ -34,7 +34,9 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   if (F.isCxx()) {
     F.Ctx.wrap(R, "sleuth::rd(", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    F.Ctx.wrap(R, "((void)sleuth_get(" + addressOfC(T) + Text + "), sizeof(" + Text + ")), ", ")");
+    F.Ctx.wrap(R,
+               "((void)sleuth_get(" + addressOfC(T) + Text + "), " + sizeofLvalue(L, Text) + "), ",
+               ")");
   } else {
     // a[i++], *p++: evaluate the lvalue once and read through the pointer the probe returns.
     std::string Type = typeOfC(T, F.Ctx.Ast);

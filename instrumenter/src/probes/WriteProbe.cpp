@@ -11,8 +11,9 @@ static bool canTrackWrite(const Expr *L, FunctionInstrumenter &F) {
 }
 
 // `x` again, as a read: the value of an assignment flows on from the node it created.
-static std::string rereadC(const std::string &Text, QualType T) {
-  return "((void)sleuth_get(" + addressOfC(T) + Text + "), sizeof(" + Text + ")), " + Text + ")";
+static std::string rereadC(const Expr *L, const std::string &Text) {
+  return "((void)sleuth_get(" + addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) +
+         "), " + Text + ")";
 }
 
 // In a template pattern the assignment may become a call to any operator=, whose result type is
@@ -61,12 +62,12 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     // The assignment yields the assigned object: take its address from there, once.
     F.Ctx.wrap(RA, "sleuth::wrote(" + Unit + ", ", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    std::string Set =
-        "sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), sizeof(" + Text + "))";
+    std::string Set = "sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), " +
+                      sizeofLvalue(L, Text) + ")";
     if (Discarded)
       F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
     else
-      F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(Text, L->getType()) + ")");
+      F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(L, Text) + ")");
   } else {
     // *p++ = v: the target's address is taken once, before the store, and the write completes
     // after it.
@@ -102,8 +103,8 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
       F.Ctx.wrap(RL, "sleuth::wrote(" + Unit + ", ", ")");
   } else if (F.Ctx.isDiscarded(IncDec) && isRepeatable(L, F.Ctx.Ast)) {
     F.Ctx.wrap(RU, "((void)(",
-               "), sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), sizeof(" +
-                   Text + ")))");
+               "), sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), " +
+                   sizeofLvalue(L, Text) + "))");
   } else {
     // The value is used (a[i++]): record the write first; the old value's origin is still in
     // the shadow, which is what a compound write reads.

@@ -1,5 +1,7 @@
 /* C99: declarations in for, mixed declarations and statements, compound literals, designated
- * initializers, _Bool, long long, inline functions, variable-length arrays. */
+ * initializers, _Bool, long long, inline functions, variable-length arrays; parameters declared
+ * as arrays (`int a[4]`, `va_list`), on which sizeof warns. */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +34,24 @@ static const char *sign_name(int v) {
   return "positive";
 }
 
+static int first_after(int values[4], int skip) {
+  values = values + skip;
+  return values[0];
+}
+
+static int print_with(const char *format, va_list args) {
+  int written = vprintf(format, args);
+  return written;
+}
+
+static int print(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int written = print_with(format, args);
+  va_end(args);
+  return written;
+}
+
 int main(void) {
   int total = 0;
   total += twice(3);
@@ -49,5 +69,7 @@ int main(void) {
   total = total > 100 ? total - 100 : total + 100;
   printf("total=%d ok=%d big=%lld later=%d flag=%d\n", total, ok, big, later, flag);
   printf("%s %s %s %s\n", sign_name(-1), sign_name(0), sign_name(7), sign_name(1000));
+  int four[4] = {4, 5, 6, 7};
+  print("after=%d\n", first_after(four, 2));
   return 0;
 }
