@@ -163,18 +163,17 @@ void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node,
   Frame &F = T.Frames.back();
   if (From == ~size_t(0))
     From = F.ReadBase;
+  NodeState &State = T.node(Node);
   for (size_t I = From, E = T.Pending.size(); I < E; ++I)
-    T.Data.insert(Node, T.Pending[I]);
+    T.addData(State, Node, T.Pending[I]);
   T.Pending.resize(From);
-  unsigned Control = resolveControl(T, Tu, S);
-  if (Control != NoNode)
-    T.Control.insert(Node, Control);
-  T.countHit(Node);
+  T.addControl(State, Node, resolveControl(T, Tu, S));
+  ++State.Hits;
   T.Last = Node;
 }
 
 void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) {
-  shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending);
+  shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending, T.Leaves);
 }
 
 void leaveFrame(ThreadState &T) {
@@ -268,7 +267,7 @@ void sleuth_set(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigne
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
     pushOrigins(T, Addr, Size); // the shadow still holds the old value's origin
   makeNode(T, Tu, Site, Node);
-  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
 void *sleuth_setp(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
@@ -297,7 +296,7 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
     pushOrigins(T, Addr, Size);
   makeNode(T, Tu, Site, Node, Mark);
-  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
   T.Pending.push_back(Node);
   return Addr;
 }
@@ -423,7 +422,7 @@ void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsig
     if (T.ArgOrigins[I].Position == Position)
       T.Pending.push_back(T.ArgOrigins[I].Origin);
   makeNode(T, Tu, Site, Node);
-  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
 void sleuth_ret(sleuth_tu *Tu, unsigned Site) {

@@ -51,6 +51,17 @@ struct PendingWrite {
   unsigned long Size;
 };
 
+/// What a thread knows about one node: how often it ran, and some of the edges into it that
+/// are recorded already. Sites run in loops depend on the same few origins again and again;
+/// finding them here (a set, not the last few, since a node reading three variables cycles
+/// through three origins) spares the edge sets' hashing, in the cache line the hit count needs.
+struct NodeState {
+  static constexpr unsigned Known = 6;
+  uint32_t Hits = 0;
+  uint32_t KnownControl = NoNode;
+  uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
+};
+
 struct ThreadState {
   unsigned Number = 0;
   std::vector<uint32_t> Pending;
@@ -63,8 +74,9 @@ struct ThreadState {
   // so that a test executed by a callee (a recursive instance of the same function) does not
   // count as executed in the caller.
   std::vector<std::pair<uint32_t, uint64_t>> TestUndo;
-  std::vector<uint32_t> Hits; // by node
+  std::vector<NodeState> Nodes; // by node
   EdgeSet Data, Control;
+  ShadowMemory::LeafCache Leaves;
   uint64_t Seq = 0;
   uint32_t Last = NoNode;
 
@@ -76,10 +88,28 @@ struct ThreadState {
       LastExecution.resize(std::max<size_t>(Node + 1, LastExecution.size() * 2), 0);
     LastExecution[Node] = S;
   }
-  void countHit(uint32_t Node) {
-    if (__builtin_expect(Node >= Hits.size(), 0))
-      Hits.resize(std::max<size_t>(Node + 1, Hits.size() * 2), 0);
-    ++Hits[Node];
+  NodeState &node(uint32_t Node) {
+    if (__builtin_expect(Node >= Nodes.size(), 0))
+      Nodes.resize(std::max<size_t>(Node + 1, Nodes.size() * 2));
+    return Nodes[Node];
+  }
+  /// Records the edges Node <- From (data) and Node <- Control (control, unless NoNode).
+  void addData(NodeState &State, uint32_t Node, uint32_t From) {
+    unsigned Free = From % NodeState::Known; // the victim when every slot is taken
+    for (unsigned I = NodeState::Known; I-- > 0;) {
+      if (State.KnownData[I] == From)
+        return;
+      if (State.KnownData[I] == NoNode)
+        Free = I;
+    }
+    Data.insert(Node, From);
+    State.KnownData[Free] = From;
+  }
+  void addControl(NodeState &State, uint32_t Node, uint32_t Control) {
+    if (Control == NoNode || Control == State.KnownControl)
+      return;
+    this->Control.insert(Node, Control);
+    State.KnownControl = Control;
   }
 };
 

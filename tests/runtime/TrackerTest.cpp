@@ -327,6 +327,49 @@ TEST_F(TrackerTest, ArrayElementsAndStructFieldsHaveTheirOwnOrigins) {
   EXPECT_EQ(dataOf(G, "copy"), (Names{"s.c", "s.i", "s.d"}));
 }
 
+TEST_F(TrackerTest, BytesKeepTheirOriginsAcrossWholeAndPartialWrites) {
+  // The shadow keeps one origin per 4-byte word until a part of a word is written: then per
+  // byte, until the whole word is written again.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Fill = U.site(VarSite, "fill"), Second = U.site(VarSite, "second byte"),
+             Again = U.site(VarSite, "again"), Third = U.site(VarSite, "third byte"),
+             ReadSplit = U.site(VarSite, "read split"), ReadByte0 = U.site(VarSite, "read 0"),
+             ReadAgain = U.site(VarSite, "read again"), ReadLater = U.site(VarSite, "read later"),
+             Across = U.site(VarSite, "across"), Tail = U.site(VarSite, "tail");
+    U.enter(0);
+    alignas(8) unsigned char buffer[12] = {};
+    sleuth_set(U.tu(), Fill, buffer, 8); // two whole words
+    buffer[1] = 1;
+    sleuth_set(U.tu(), Second, &buffer[1], 1); // word 0 splits
+    int v = 0;
+    sleuth_get(buffer, 4);
+    U.set(ReadSplit, v);
+    sleuth_get(&buffer[0], 1);
+    U.set(ReadByte0, v);
+    sleuth_set(U.tu(), Again, buffer, 4); // word 0 whole again
+    sleuth_get(buffer, 4);
+    U.set(ReadAgain, v);
+    sleuth_set(U.tu(), Third, &buffer[2], 1); // splits again, from "again"
+    sleuth_get(&buffer[1], 2);
+    U.set(ReadLater, v);
+    sleuth_get(&buffer[3], 3); // unaligned, across words 0 and 1
+    U.set(Across, v);
+    sleuth_set(U.tu(), Tail, &buffer[6], 6); // half of word 1, all of word 2
+    sleuth_get(&buffer[4], 8);
+    U.set(Tail, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "read split"), (Names{"fill", "second byte"}));
+  EXPECT_EQ(dataOf(G, "read 0"), Names{"fill"});
+  EXPECT_EQ(dataOf(G, "read again"), Names{"again"});
+  EXPECT_EQ(dataOf(G, "read later"), (Names{"again", "third byte"}));
+  EXPECT_EQ(dataOf(G, "across"), (Names{"again", "fill"}));
+  EXPECT_EQ(dataOf(G, "tail"), (Names{"fill", "tail"}));
+}
+
 TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
