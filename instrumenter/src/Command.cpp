@@ -31,8 +31,8 @@ options:
   --mode MODE      deps (dependences, the default) or coverage (block, edge and condition
                    counters)
   --counters HOW   coverage mode: `exact` (the default: every count holds also for a run
-                   that dies inside a block) or `minimal` (about one counter per decision,
-                   like gcov; faster, but a run that ends inside a block miscounts it)
+                   that dies inside a block) or `minimal` (fewer counters, derived as gcov
+                   does; as fast as gcov, but a run that ends inside a block miscounts it)
   --headers WHICH  the included files to instrument along with each source (their text is
                    inlined into the output): `project` (the default: every file that is not
                    a system header nor under /usr, /opt or /nix/store), `none`, or a

@@ -444,7 +444,7 @@ void printHelp(bool Cxx) {
          "probes,\n               functions skipped, milliseconds, reason, included files "
          "instrumented;\n               tab-separated)\n"
       << "  SLEUTH_COUNTERS  coverage mode's counter placement: exact (the default) or "
-         "minimal\n               (about one counter per decision, like gcov; a run that "
+         "minimal\n               (fewer counters, derived as gcov does; a run that "
          "ends inside a\n               block miscounts it); see sleuth instrument --help\n"
       << "  SLEUTH_HEADERS  project (the default): also instrument the included files that are\n"
          "               not system headers nor under /usr, /opt; DIR[:DIR…]: only those under\n"

@@ -18,7 +18,7 @@ enum class CoverageCounters {
   /// Every count follows from rules that hold in any run (a block is entered through its
   /// in-edges): a run that dies inside a block still shows where it stopped.
   Exact,
-  /// About one counter per decision, as gcov places them: the other counts also use "a block
+  /// Fewer counters, derived as gcov derives its counts: the other counts also use "a block
   /// is left through its out-edges", so a run that ends inside a block (a crash, exit(), an
   /// exception, longjmp) leaves that block's and its successors' counts off by one.
   Minimal,
