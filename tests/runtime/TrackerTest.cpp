@@ -370,6 +370,48 @@ TEST_F(TrackerTest, BytesKeepTheirOriginsAcrossWholeAndPartialWrites) {
   EXPECT_EQ(dataOf(G, "tail"), (Names{"fill", "tail"}));
 }
 
+TEST_F(TrackerTest, BytesWrittenIntoNeverWrittenMemoryKeepTheirOrigins) {
+  // Bytes stored into memory no instrumented code wrote before (a buffer filled by memcpy or
+  // read): the bytes not written keep no origin, also after a second writer splits the word.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Nul = U.site(VarSite, "nul"), Other = U.site(VarSite, "other"),
+             Over = U.site(VarSite, "over"), ReadWord = U.site(VarSite, "read word"),
+             ReadMixed = U.site(VarSite, "read mixed"), ReadUntouched = U.site(VarSite, "read 3"),
+             ReadOther = U.site(VarSite, "read 2"), ReadOver = U.site(VarSite, "read over"),
+             ReadRest = U.site(VarSite, "read rest");
+    U.enter(0);
+    alignas(8) unsigned char buffer[8] = {};
+    sleuth_set(U.tu(), Nul, &buffer[0], 1);
+    sleuth_set(U.tu(), Nul, &buffer[1], 1);
+    int v = 0;
+    sleuth_get(buffer, 4);
+    U.set(ReadWord, v);
+    sleuth_set(U.tu(), Other, &buffer[2], 1); // a second writer: per byte from now on
+    sleuth_get(buffer, 4);
+    U.set(ReadMixed, v);
+    sleuth_get(&buffer[3], 1);
+    U.set(ReadUntouched, v);
+    sleuth_get(&buffer[2], 1);
+    U.set(ReadOther, v);
+    sleuth_set(U.tu(), Nul, &buffer[4], 1);  // word 1: nul's byte 4 ...
+    sleuth_set(U.tu(), Over, &buffer[4], 2); // ... overwritten whole by over's bytes 4-5
+    sleuth_get(&buffer[4], 1);
+    U.set(ReadOver, v);
+    sleuth_get(&buffer[6], 2);
+    U.set(ReadRest, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "read word"), Names{"nul"});
+  EXPECT_EQ(dataOf(G, "read mixed"), (Names{"nul", "other"}));
+  EXPECT_EQ(dataOf(G, "read 3"), Names{});
+  EXPECT_EQ(dataOf(G, "read 2"), Names{"other"});
+  EXPECT_EQ(dataOf(G, "read over"), Names{"over"});
+  EXPECT_EQ(dataOf(G, "read rest"), Names{});
+}
+
 TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
