@@ -21,8 +21,8 @@ Rewrites C and C++ sources so that the instrumented program records its dynamic 
 control dependences (reads, writes, conditions, calls, arguments, parameters, returns; written
 to sleuth.deps), or, in coverage mode, how often each CFG block, edge and condition outcome ran
 (written to sleuth.cov). Line numbers are kept. Compile the result with
--I<sleuth>/runtime/include and link libsleuth_rt.a (or let `sleuth cc` / `sleuth c++` do all
-of it).
+-I<sleuth>/runtime/include and link libsleuth_rt.so or libsleuth_rt.a (or let `sleuth cc` /
+`sleuth c++` do all of it).
 
 options:
   -o PATH          write to PATH: a file for one input, a directory for several

@@ -153,6 +153,30 @@ for family in "${families[@]}"; do
   SLEUTH_COUNTERS=bogus "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c4.o 2>err.txt &&
     grep -q "SLEUTH_COUNTERS: unknown counter placement 'bogus'" err.txt && [ "$(counters c4.o)" = "$exact" ] &&
     ok "bad SLEUTH_COUNTERS: warning, exact" || fail "bad SLEUTH_COUNTERS"
+
+  # --- one runtime per process ---------------------------------------------------------------
+  # An instrumented shared library whose version script hides all but its API, and a program
+  # using it: both link the shared runtime, so one record holds both files' nodes and the slice
+  # crosses into the library. A -static link takes the archive; a program without
+  # instrumented code does not need the runtime at all.
+  printf 'int api(int x) {\n  int y = x * 3;\n  return y;\n}\nint hidden(void) { return 1; }\n' >api.c
+  printf '{ global: api; local: *; };\n' >api.map
+  printf '#include <stdio.h>\nint api(int);\nint main(void) {\n  int a = 7;\n  int r = api(a);\n  printf("%%d\\n", r);\n  return 0;\n}\n' >useapi.c
+  "$sleuth" cc -shared -fPIC -Wl,--version-script,api.map -o libapi.so api.c &&
+    "$sleuth" cc -o useapi useapi.c -L. -lapi -Wl,-rpath,"$d" && SLEUTH_OUT=$d/useapi.deps ./useapi >useapi.out &&
+    [ "$(cat useapi.out)" = 21 ] && [ "$(grep -c '^file ' useapi.deps)" = 2 ] &&
+    "$sleuth" slice useapi.deps r@main | grep -q 'a (useapi.c:4)' &&
+    [ "$(ldd useapi | grep -c libsleuth_rt.so)" = 1 ] && ldd libapi.so | grep -q libsleuth_rt.so &&
+    ok "program and version-scripted shared library share one runtime and one record" ||
+    { fail "shared runtime"; cat useapi.deps 2>/dev/null | head -5; }
+  if [ -f /usr/lib/x86_64-linux-gnu/libc.a ]; then
+    "$sleuth" cc -static -o static-useapi useapi.c api.c 2>err.txt && ! ldd static-useapi >/dev/null 2>&1 &&
+      SLEUTH_OUT=$d/static.deps ./static-useapi >/dev/null && [ "$(grep -c '^file ' static.deps)" = 2 ] &&
+      ok "-static links the runtime archive" || { fail "-static"; cat err.txt; }
+  fi
+  $cc -c useapi.c -o plain.o && "$sleuth" cc -o plain plain.o -L. -lapi -Wl,-rpath,"$d" &&
+    ! readelf -d plain | grep -q 'libsleuth_rt' && ok "no instrumented code, no runtime dependency" ||
+    fail "a program without instrumented code needs the runtime"
 done
 cd "$work" || exit 1
 family=gcc

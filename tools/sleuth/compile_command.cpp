@@ -368,6 +368,8 @@ CompileCommand parseCompileCommand(std::vector<std::string> Args, bool CxxDriver
       C.Shared = true;
     else if (A == "-nostdlib" || A == "-nodefaultlibs")
       C.NoStdLib = true;
+    else if (A == "-static" || A == "-static-pie")
+      C.Static = true;
     else if (A == "-MD" || A == "-MMD")
       C.DepFile = true;
     if (takesSeparateValue(std::string(A))) {

@@ -27,6 +27,7 @@ struct CompileCommand {
   bool CompileOnly = false;    // -c or -S: no link
   bool Shared = false;         // -shared
   bool NoStdLib = false;       // -nostdlib, -nodefaultlibs
+  bool Static = false;         // -static, -static-pie: no shared libraries
   bool DepFile = false;        // -MD or -MMD
   std::string Output;          // -o ("" = none)
   std::string DepFilePath;     // -MF ("" = derived from -o or the input)

@@ -34,18 +34,30 @@ using wrapper::Language;
 
 void warn(const llvm::Twine &Message) { llvm::errs() << "sleuth: warning: " << Message << "\n"; }
 
-std::string runtimeLibrary() {
-  // Next to an installed binary first, then the build tree this binary came from.
-  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, (void *)&runtimeLibrary);
+std::string runtimeIncludeDirectory();
+
+/// Where the runtime libraries are: ../lib next to an installed binary when it has one of
+/// them, else the build tree this binary came from.
+std::string runtimeDirectory() {
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, (void *)&runtimeIncludeDirectory);
   llvm::SmallString<256> Installed(llvm::sys::path::parent_path(Self));
-  llvm::sys::path::append(Installed, "..", "lib", "libsleuth_rt.a");
-  if (llvm::sys::fs::exists(Installed))
-    return std::string(Installed);
-  return SLEUTH_BUILD_RUNTIME_DIR "/libsleuth_rt.a";
+  llvm::sys::path::append(Installed, "..", "lib");
+  llvm::sys::path::remove_dots(Installed, /*remove_dot_dot=*/true);
+  for (const char *File : {"libsleuth_rt.so", "libsleuth_rt.a"})
+    if (llvm::sys::fs::exists(Installed + "/" + File))
+      return std::string(Installed);
+  return SLEUTH_BUILD_RUNTIME_DIR;
+}
+
+/// The runtime library File of runtimeDirectory(), or "" if it is not there.
+std::string runtimeLibrary(llvm::StringRef File) {
+  llvm::SmallString<256> Path(runtimeDirectory());
+  llvm::sys::path::append(Path, File);
+  return llvm::sys::fs::exists(Path) ? std::string(Path) : "";
 }
 
 std::string runtimeIncludeDirectory() {
-  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, (void *)&runtimeLibrary);
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, (void *)&runtimeIncludeDirectory);
   llvm::SmallString<256> Installed(llvm::sys::path::parent_path(Self));
   llvm::sys::path::append(Installed, "..", "include", "sleuth", "runtime.h");
   if (llvm::sys::fs::exists(Installed))
@@ -329,9 +341,23 @@ struct Wrapper {
   void linkRuntime(std::vector<std::string> &Args, const CompileCommand &C) {
     if (C.NoStdLib)
       return; // the program brings its own C library; it links the runtime itself if it wants
-    // `-x none`: a `-x c` in force must not make the archive a C source.
-    Args.insert(Args.end(), {"-x", "none", runtimeLibrary()});
-    // Only where the runtime was pulled in: a program without instrumented code is unchanged.
+    // The shared runtime, so that the program and its instrumented shared libraries share one
+    // (one registry, one record per process); the archive where nothing may be shared.
+    std::string Shared = C.Static ? "" : runtimeLibrary("libsleuth_rt.so");
+    std::string Library = Shared.empty() ? runtimeLibrary("libsleuth_rt.a") : Shared;
+    if (Library.empty()) {
+      warn("no sleuth runtime library in " + runtimeDirectory() + "; linking without it");
+      return;
+    }
+    // `-x none`: a `-x c` in force must not make the library a C source. Only where the
+    // runtime is needed: a program without instrumented code is unchanged (--as-needed keeps
+    // the shared runtime out of it; the archive's members are pulled in only when used).
+    if (!Shared.empty())
+      Args.insert(Args.end(),
+                  {"-Wl,--push-state,--as-needed", "-x", "none", Shared, "-Wl,--pop-state",
+                   "-Wl,-rpath," + std::string(llvm::sys::path::parent_path(Shared))});
+    else
+      Args.insert(Args.end(), {"-x", "none", Library});
     Args.insert(Args.end(),
                 {"-Wl,--push-state,--as-needed", "-lstdc++", "-lpthread", "-Wl,--pop-state"});
   }
