@@ -37,6 +37,9 @@ options:
                    inlined into the output): `project` (the default: every file that is not
                    a system header nor under /usr, /opt or /nix/store), `none`, or a
                    directory (only files under it; repeat for several)
+  --header-cache DIR  keep instrumented project headers in DIR: a header seen alike by a
+                   later source (same text, tokens and macros) is not instrumented again
+                   (the compiler wrappers do this by default; see docs/wrappers.md)
   --stats          print per file how many functions and sites were instrumented
   -h, --help       this text
 )";
@@ -88,6 +91,7 @@ int instrumentMain(int Argc, const char **Argv) {
   CoverageCounters Counters = CoverageCounters::Exact;
   bool IncludedFiles = true;
   std::vector<std::string> IncludedRoots;
+  std::string HeaderCache;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--") {
@@ -100,7 +104,8 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::outs() << Usage;
       return 0;
     }
-    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers" || A == "--counters") {
+    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers" || A == "--counters" ||
+        A == "--header-cache") {
       if (I + 1 >= Argc)
         return fail("option " + A + " needs an argument");
       std::string V = Argv[++I];
@@ -108,7 +113,13 @@ int instrumentMain(int Argc, const char **Argv) {
         Output = V;
       else if (A == "-p")
         BuildDir = V;
-      else if (A == "--counters") {
+      else if (A == "--header-cache") {
+        if (std::error_code EC = llvm::sys::fs::create_directories(V))
+          return fail("--header-cache: cannot create '" + V + "': " + EC.message());
+        llvm::SmallString<256> Dir(V);
+        llvm::sys::fs::make_absolute(Dir);
+        HeaderCache = std::string(Dir);
+      } else if (A == "--counters") {
         if (V == "exact")
           Counters = CoverageCounters::Exact;
         else if (V == "minimal")
@@ -165,6 +176,7 @@ int instrumentMain(int Argc, const char **Argv) {
     Request.Counters = Counters;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
+    Request.HeaderCacheDirectory = HeaderCache;
     if (Database) {
       llvm::SmallString<256> Absolute(File);
       llvm::sys::fs::make_absolute(Absolute);
@@ -196,7 +208,11 @@ int instrumentMain(int Argc, const char **Argv) {
                    << (Mode == InstrumentMode::Coverage ? " counters, " : " sites, ")
                    << Result.Probes << " probes, " << Result.Skipped
                    << " functions left as they were, " << Result.IncludedFiles.size()
-                   << " included files instrumented\n";
+                   << " included files instrumented"
+                   << (HeaderCache.empty() ? std::string()
+                                           : " (" + std::to_string(Result.HeadersFromCache) +
+                                                 " from the header cache)")
+                   << "\n";
     if (Output.empty()) {
       llvm::outs() << Result.Text;
       continue;

@@ -162,14 +162,31 @@ void Context::applyEdits() {
     std::string Text = A.Suffixes;
     for (auto I = A.Prefixes.rbegin(); I != A.Prefixes.rend(); ++I)
       Text += **I;
-    Rewrite.InsertTextAfter(Locations[Offset], Text);
+    SourceLocation L = Locations[Offset];
+    Rewrite.InsertTextAfter(L, Text);
+    auto [File, FileOffset] = SM.getDecomposedLoc(L);
+    Applied[File].push_back(AppliedEdit{FileOffset, 0, false, std::move(Text)});
   }
   Edits.clear();
   // By original length: the range-based overload would also swallow text inserted at its end.
-  for (auto &[R, T] : Replacements)
-    Rewrite.ReplaceText(R.getBegin(), SM.getFileOffset(R.getEnd()) - SM.getFileOffset(R.getBegin()),
-                        T);
+  for (auto &[R, T] : Replacements) {
+    auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+    unsigned Length = SM.getFileOffset(R.getEnd()) - Begin;
+    Rewrite.ReplaceText(R.getBegin(), Length, T);
+    Applied[File].push_back(AppliedEdit{Begin, Length, true, T});
+  }
   Replacements.clear();
+}
+
+void Context::replay(FileID File, const std::vector<AppliedEdit> &Edits) {
+  SourceLocation Start = SM.getLocForStartOfFile(File);
+  for (const AppliedEdit &E : Edits) {
+    SourceLocation L = Start.getLocWithOffset(int(E.Offset));
+    if (E.Replace)
+      Rewrite.ReplaceText(L, E.Length, E.Text);
+    else
+      Rewrite.InsertTextAfter(L, E.Text);
+  }
 }
 
 const Stmt *Context::parent(const Stmt *S) const {

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,15 @@ struct Edit {
   clang::SourceLocation End;   // file location just past the last character
   std::string Prefix;
   std::string Suffix;
+};
+
+/// An edit as the rewriter applied it to one file, by offset into the file's original text
+/// (what the header cache keeps and replays).
+struct AppliedEdit {
+  unsigned Offset = 0;
+  unsigned Length = 0; // characters replaced; 0 for an insertion
+  bool Replace = false;
+  std::string Text;
 };
 
 class Context {
@@ -103,6 +113,8 @@ public:
   void insertAfterToken(clang::SourceLocation TokenBegin, std::string Text);
   void replace(clang::CharSourceRange R, std::string Text);
   void applyEdits();
+  /// Applies edits recorded in another translation unit to File's text.
+  void replay(clang::FileID File, const std::vector<AppliedEdit> &Edits);
 
   const clang::Stmt *parent(const clang::Stmt *S) const;
   /// True if the value of E is thrown away (statement context, for-increment, comma LHS, void
@@ -111,7 +123,8 @@ public:
 
   std::vector<Edit> Edits;
   std::vector<std::pair<clang::CharSourceRange, std::string>> Replacements;
-  unsigned UniqueCounter = 0;
+  /// Every edit applyEdits made, by file, in order.
+  std::map<clang::FileID, std::vector<AppliedEdit>> Applied;
 };
 
 /// True if E has no side effects and no calls, so its text may be evaluated again.

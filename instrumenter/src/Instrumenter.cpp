@@ -4,6 +4,7 @@
 
 #include "Context.h"
 #include "FunctionInstrumenter.h"
+#include "HeaderCache.h"
 #include "IncludedFiles.h"
 #include "coverage/FunctionCoverage.h"
 
@@ -18,6 +19,9 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <optional>
 
 using namespace clang;
 
@@ -95,7 +99,8 @@ struct FileTables {
   SiteTable Sites;
   CoverageTable Coverage;
   std::string Suffix;
-  unsigned Functions = 0;
+  unsigned Functions = 0, Skipped = 0, Probes = 0;
+  std::optional<CachedHeader> Cached; // the file's rewriting, from the header cache
 };
 
 /// Finds the functions to instrument: bodies written in the main file or an instrumentable
@@ -141,16 +146,20 @@ public:
       return true;
     if (F->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
       return true;
+    FileID File = Ctx.SM.getFileID(Name);
+    auto Known = Tables.find(File);
+    if (Known != Tables.end() && Known->second.Cached)
+      return true; // instrumented in an earlier translation unit
+    FileTables &T = Tables[File];
     CharSourceRange Body = Ctx.fileRange(F->getBody());
     // C99 inline definitions with external linkage may not refer to the file's static tables.
     bool ExternInlineC = Ctx.isC() && F->isInlineSpecified() && F->getStorageClass() != SC_Static;
     if (isDeclaredConstexpr(F) || ExternInlineC || !Body.isValid() ||
-        Ctx.SM.getFileID(Body.getBegin()) != Ctx.SM.getFileID(Name)) {
+        Ctx.SM.getFileID(Body.getBegin()) != File) {
       ++Result.Skipped;
+      ++T.Skipped;
       return true;
     }
-    FileID File = Ctx.SM.getFileID(Name);
-    FileTables &T = Tables[File];
     if (T.Suffix.empty() && File != Ctx.SM.getMainFileID())
       T.Suffix = Included.suffix(Ctx.SM, File);
     Ctx.CurrentFile = File;
@@ -158,20 +167,24 @@ public:
     Ctx.UnitName = "__sleuth_tu" + T.Suffix;
     Ctx.CounterName = CounterArray + T.Suffix;
     bool Done = false;
+    unsigned Probes = 0;
     if (IsCoverage) {
       FunctionCoverage FC(Ctx, T.Coverage, F, FunctionInstrumenter::displayName(F));
       if ((Done = FC.run()))
-        Result.Probes += FC.probes();
+        Probes = FC.probes();
     } else {
       FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
       if ((Done = FI.run()))
-        Result.Probes += FI.probeCount();
+        Probes = FI.probeCount();
     }
+    Result.Probes += Probes;
+    T.Probes += Probes;
     if (Done) {
       ++Result.Functions;
       ++T.Functions;
     } else {
       ++Result.Skipped;
+      ++T.Skipped;
     }
     return true;
   }
@@ -187,9 +200,9 @@ private:
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
-           CoverageCounters Counters, IncludedFiles &Included, std::string MainFile,
-           InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), Included(Included),
+           CoverageCounters Counters, IncludedFiles &Included, HeaderCache &Cache,
+           std::string MainFile, InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), Included(Included), Cache(Cache),
         MainFile(std::move(MainFile)), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
@@ -208,9 +221,39 @@ public:
     FileID Main = SM.getMainFileID();
     std::map<FileID, FileTables> Tables;
     Tables[Main]; // the main file's tables come first, also when it has no functions
+    const LangOptions &LO = Ast.getLangOpts();
+    auto PathOf = [&](FileID File) {
+      OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+      return Entry ? IncludedFiles::absolutePath(SM, *Entry) : std::string();
+    };
+    // In the order the files were entered, so that a file entered twice gets the same table
+    // names in every translation unit.
+    std::vector<FileID> Candidates(Ctx.Instrumentable.begin(), Ctx.Instrumentable.end());
+    std::sort(Candidates.begin(), Candidates.end());
+    if (Cache.enabled())
+      for (FileID File : Candidates) {
+        if (File == Main)
+          continue;
+        std::string Suffix = Included.suffix(SM, File);
+        if (auto Entry = Cache.lookup(SM, LO, File, PathOf(File), Suffix)) {
+          FileTables &T = Tables[File];
+          T.Suffix = Suffix;
+          T.Functions = Entry->Functions;
+          T.Cached = std::move(Entry);
+        }
+      }
     FunctionFinder Finder(Ctx, IsCoverage, Included, Tables, Result);
     Finder.TraverseDecl(Ast.getTranslationUnitDecl());
     Ctx.applyEdits();
+    for (auto &[File, T] : Tables) {
+      if (!T.Cached)
+        continue;
+      Ctx.replay(File, T.Cached->Edits);
+      Result.Functions += T.Cached->Functions;
+      Result.Skipped += T.Cached->Skipped;
+      Result.Probes += T.Cached->Probes;
+      Result.HeadersFromCache += T.Cached->Functions ? 1 : 0;
+    }
 
     llvm::DenseSet<FileID> WithCode;
     for (auto &[File, T] : Tables)
@@ -222,16 +265,39 @@ public:
     std::string Prologue =
         IsCoverage ? "#include \"sleuth/coverage.h\"\n" : "#include \"sleuth/runtime.h\"\n";
     for (auto &[File, T] : Tables) {
-      if (File != Main && !T.Functions)
+      if (T.Cached) {
+        Prologue += T.Cached->Tables;
+        Result.Sites += T.Cached->Sites;
         continue;
-      OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
-      std::string Path = Entry ? IncludedFiles::absolutePath(SM, *Entry) : "";
-      if (IsCoverage) {
-        Prologue += T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
-        Result.Sites += T.Coverage.numCounters();
-      } else {
-        Prologue += T.Sites.tables(Path, T.Suffix);
-        Result.Sites += unsigned(T.Sites.size());
+      }
+      if (File != Main && !T.Functions && !T.Skipped)
+        continue;
+      std::string Path = PathOf(File);
+      std::string TableText;
+      unsigned Sites = 0;
+      if (File == Main || T.Functions) {
+        if (IsCoverage) {
+          TableText = T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
+          Sites = T.Coverage.numCounters();
+        } else {
+          TableText = T.Sites.tables(Path, T.Suffix);
+          Sites = unsigned(T.Sites.size());
+        }
+      }
+      Prologue += TableText;
+      Result.Sites += Sites;
+      // A header with function bodies is rewritten once: later translation units replay this.
+      if (File != Main && Cache.enabled()) {
+        CachedHeader Entry;
+        auto Edits = Ctx.Applied.find(File);
+        if (Edits != Ctx.Applied.end())
+          Entry.Edits = std::move(Edits->second);
+        Entry.Tables = std::move(TableText);
+        Entry.Functions = T.Functions;
+        Entry.Skipped = T.Skipped;
+        Entry.Probes = T.Probes;
+        Entry.Sites = Sites;
+        Cache.store(SM, LO, File, Path, T.Suffix, Entry);
       }
     }
     OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(Main);
@@ -247,28 +313,40 @@ private:
   InstrumentMode Mode;
   CoverageCounters Counters;
   IncludedFiles &Included;
+  HeaderCache &Cache;
   std::string MainFile;
   InstrumentResult &Result;
 };
+
+/// The part of the request that decides how a header is rewritten, besides its own tokens.
+std::string cacheConfiguration(const InstrumentRequest &Request) {
+  if (Request.Mode == InstrumentMode::Dependences)
+    return "deps";
+  return Request.Counters == CoverageCounters::Minimal ? "coverage-minimal" : "coverage-exact";
+}
 
 class Action : public ASTFrontendAction {
 public:
   Action(const InstrumentRequest &Request, InstrumentResult &Result)
       : Mode(Request.Mode), Counters(Request.Counters),
-        Included(Request.InstrumentIncludedFiles, Request.IncludedRoots), MainFile(Request.File),
+        Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
+        Cache(Request.HeaderCacheDirectory, cacheConfiguration(Request)), MainFile(Request.File),
         Result(Result) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
-    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, Included, MainFile, Result);
+    Cache.watch(CI.getPreprocessor());
+    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, Included, Cache, MainFile,
+                                      Result);
   }
 
 private:
   InstrumentMode Mode;
   CoverageCounters Counters;
   IncludedFiles Included;
+  HeaderCache Cache;
   std::string MainFile;
   InstrumentResult &Result;
   std::vector<AssertInvocation> Asserts;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Included project files are instrumented along with the source that includes them:
 # `--headers` (project / none / DIR), #line directives that keep __FILE__, skipped
-# re-inclusions, system headers left alone, depfiles of `sleuth cc` naming the inlined headers,
-# and the wrapper's retry without included files when their instrumented text does not compile.
+# re-inclusions, system headers left alone, the header cache, depfiles of `sleuth cc` naming the
+# inlined headers, and the wrapper's retry without included files when their instrumented text does not compile.
 # usage: headers.sh SLEUTH WORKDIR
 set -u
 sleuth=$(realpath "$1") work=$2
@@ -67,6 +67,35 @@ for cc in gcc clang-19; do
     fail "$cc: no clamp.h unit in the dependence file"
 done
 
+# The header cache: the wrapper instruments clamp.h and scale.h with main.c and replays them
+# for other.c, which includes both (stats column 10); the program is the same as without the
+# cache. off: no cache.
+rm -rf hcache stats-cache.tsv
+SLEUTH_CC=gcc SLEUTH_HEADER_CACHE=$PWD/hcache SLEUTH_STATS=$PWD/stats-cache.tsv "$sleuth" cc \
+  -std=c89 -o cached src/main.c src/other.c || fail "build with the header cache"
+[ "$(find hcache -name '*.hdr' | wc -l)" = 2 ] || { find hcache; fail "expected 2 cached headers"; }
+awk -F'\t' '$1 ~ /other.c$/ && $10 == 2 { ok = 1 } END { exit !ok }' stats-cache.tsv ||
+  { cat stats-cache.tsv; fail "other.c did not take scale.h from the cache"; }
+[ "$(SLEUTH_OUT=c.deps ./cached)" = "$(./native)" ] || fail "cached build: output differs"
+(cd src && SLEUTH_HEADER_CACHE=$PWD/../hcache "$sleuth" instrument --header-cache ../hcache \
+  other.c -o ../other-cached.c -- -std=c89 && "$sleuth" instrument other.c -o ../other-plain.c \
+  -- -std=c89) || fail "instrument other.c"
+cmp -s other-cached.c other-plain.c || fail "other.c instrumented differently with the cache"
+rm -rf hcache-off
+SLEUTH_CC=gcc SLEUTH_HEADER_CACHE=off XDG_CACHE_HOME=$PWD/hcache-off "$sleuth" cc -std=c89 \
+  -o uncached src/main.c src/other.c || fail "build with SLEUTH_HEADER_CACHE=off"
+[ -e hcache-off ] && fail "SLEUTH_HEADER_CACHE=off wrote a cache"
+SLEUTH_CC=gcc XDG_CACHE_HOME=$PWD/hcache-default "$sleuth" cc -std=c89 -o uncached src/main.c \
+  src/other.c || fail "build with the default cache"
+[ "$(find hcache-default/sleuth/headers -name '*.hdr' | wc -l)" = 2 ] ||
+  fail "the default cache is not under \$XDG_CACHE_HOME/sleuth/headers"
+: >not-a-dir
+SLEUTH_CC=gcc SLEUTH_HEADER_CACHE=$PWD/not-a-dir/cache "$sleuth" cc -std=c89 -o bad-cache \
+  src/main.c src/other.c 2>bad-cache.err || fail "an unusable cache directory failed the build"
+grep -q "SLEUTH_HEADER_CACHE: cannot create .*not-a-dir/cache" bad-cache.err ||
+  { cat bad-cache.err; fail "no warning for an unusable cache directory"; }
+[ "$(./bad-cache)" = "$(./native)" ] || fail "build without a usable cache: output differs"
+
 # Depfiles: the object still depends on the headers whose text was inlined.
 (cd src && SLEUTH_CC=gcc "$sleuth" cc -std=c89 -MMD -c main.c -o ../main.o) || fail "-MMD compile"
 for h in lib/clamp.h lib/scale.h; do
@@ -90,4 +119,5 @@ chmod +x picky-cc
 grep -q "instrumenting it without its included files" picky.err || { cat picky.err; fail "no retry warning"; }
 awk -F'\t' '$3 == "instrumented" && $9 == 0 { ok = 1 } END { exit !ok }' stats.tsv ||
   { cat stats.tsv; fail "expected main.c instrumented without included files"; }
-echo "ok [headers]: project/none/DIR, #line, skipped includes, system headers, depfiles, retry"
+echo "ok [headers]: project/none/DIR, #line, skipped includes, system headers, header cache," \
+  "depfiles, retry"

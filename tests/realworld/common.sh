@@ -129,10 +129,11 @@ rw_wrappers() {
   local family=$1 mode=$2 dir=$3
   mkdir -p "$dir"
   : >"$dir/stats.tsv"
-  printf '#!/bin/sh\nSLEUTH_CC=%s SLEUTH_MODE=%s SLEUTH_STATS=%s exec %s cc "$@"\n' \
-    "$(compiler_of "$family" c)" "$mode" "$dir/stats.tsv" "$sleuth" >"$dir/cc"
-  printf '#!/bin/sh\nSLEUTH_CXX=%s SLEUTH_MODE=%s SLEUTH_STATS=%s exec %s c++ "$@"\n' \
-    "$(compiler_of "$family" c++)" "$mode" "$dir/stats.tsv" "$sleuth" >"$dir/c++"
+  # The header cache lives in the work directory, not in the home directory of whoever runs it.
+  printf '#!/bin/sh\nSLEUTH_CC=%s SLEUTH_MODE=%s SLEUTH_STATS=%s SLEUTH_HEADER_CACHE=%s exec %s cc "$@"\n' \
+    "$(compiler_of "$family" c)" "$mode" "$dir/stats.tsv" "$work/header-cache" "$sleuth" >"$dir/cc"
+  printf '#!/bin/sh\nSLEUTH_CXX=%s SLEUTH_MODE=%s SLEUTH_STATS=%s SLEUTH_HEADER_CACHE=%s exec %s c++ "$@"\n' \
+    "$(compiler_of "$family" c++)" "$mode" "$dir/stats.tsv" "$work/header-cache" "$sleuth" >"$dir/c++"
   chmod +x "$dir/cc" "$dir/c++"
 }
 
@@ -203,10 +204,10 @@ rw_stats() {
     END {
       for (f in last) {
         split(last[f], c, "\t"); files++
-        if (c[3] == "instrumented") { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7] }
+        if (c[3] == "instrumented") { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10] }
         else { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
       }
-      printf "%d files, %d instrumented: %d functions, %d probes, %d functions skipped; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, fn, pr, sk, bad + 0, ms / 1000, reasons
+      printf "%d files, %d instrumented: %d functions, %d probes, %d functions skipped, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, fn, pr, sk, hc + 0, bad + 0, ms / 1000, reasons
     }'
 }
 

@@ -122,6 +122,7 @@ struct Wrapper {
   std::string Compiler;
   bool IncludedFiles = true;
   std::vector<std::string> IncludedRoots;
+  std::string HeaderCache; // "" = none
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
   CoverageCounters Counters = CoverageCounters::Exact;
@@ -140,6 +141,7 @@ struct Wrapper {
     Line += "\t" + std::to_string(R ? R->Skipped : 0) + "\t" + std::to_string(int(Seconds * 1000));
     Line += "\t" + oneLine(Reason);
     Line += "\t" + std::to_string(R ? R->IncludedFiles.size() : 0);
+    Line += "\t" + std::to_string(R ? R->HeadersFromCache : 0);
     recordStats(Line);
   }
 
@@ -245,6 +247,7 @@ struct Wrapper {
     Request.Counters = Counters;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
+    Request.HeaderCacheDirectory = HeaderCache;
     InstrumentResult Result = instrument(Request);
     double Seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
@@ -475,6 +478,9 @@ void printHelp(bool Cxx) {
       << "  SLEUTH_HEADERS  project (the default): also instrument the included files that are\n"
          "               not system headers nor under /usr, /opt; DIR[:DIR…]: only those under\n"
          "               these directories; none: the compiled sources only\n"
+      << "  SLEUTH_HEADER_CACHE  where instrumented project headers are kept, so that each is\n"
+         "               instrumented once, not with every source (default\n"
+         "               $XDG_CACHE_HOME/sleuth/headers or ~/.cache/sleuth/headers); off: none\n"
       << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n";
 }
 
@@ -526,6 +532,16 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
       H.split(Roots, ':', -1, /*KeepEmpty=*/false);
       for (llvm::StringRef Root : Roots)
         W.IncludedRoots.push_back(absolute(std::string(Root)));
+    }
+  }
+  if (const char *Cache = std::getenv("SLEUTH_HEADER_CACHE"); !Cache || !*Cache) {
+    W.HeaderCache = defaultHeaderCacheDirectory();
+  } else if (llvm::StringRef C(Cache); C != "0" && C != "off" && C != "none" && C != "no") {
+    W.HeaderCache = absolute(Cache);
+    if (std::error_code EC = llvm::sys::fs::create_directories(W.HeaderCache)) {
+      warn("SLEUTH_HEADER_CACHE: cannot create " + W.HeaderCache + ": " + EC.message() +
+           "; instrumenting headers with each source");
+      W.HeaderCache.clear();
     }
   }
   const char *Keep = std::getenv("SLEUTH_KEEP_SCRATCH");

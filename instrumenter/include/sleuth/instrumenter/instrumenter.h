@@ -38,6 +38,9 @@ struct InstrumentRequest {
   /// output in place of the #include.
   bool InstrumentIncludedFiles = true;
   std::vector<std::string> IncludedRoots;
+  /// Where instrumented project headers are kept between translation units ("" = nowhere): a
+  /// header the parser sees alike in the next one is not instrumented again (HeaderCache.h).
+  std::string HeaderCacheDirectory;
 };
 
 struct InstrumentResult {
@@ -51,10 +54,17 @@ struct InstrumentResult {
   /// Included files whose rewritten text the output carries, as the compiler found them: the
   /// compile of Text no longer reads them, but still depends on them.
   std::vector<std::string> IncludedFiles;
+  /// Of the included files with instrumented functions, those whose rewriting came from the
+  /// header cache.
+  unsigned HeadersFromCache = 0;
 };
 
 /// Parses Request.File with Clang and returns it rewritten for Request.Mode.
 InstrumentResult instrument(const InstrumentRequest &Request);
+
+/// The header cache the compiler wrappers use by default: $XDG_CACHE_HOME/sleuth/headers or
+/// ~/.cache/sleuth/headers, created if missing ("" if it cannot be).
+std::string defaultHeaderCacheDirectory();
 
 /// Where the runtime's header lives (for -I when compiling instrumented code).
 std::string runtimeIncludeDir();
