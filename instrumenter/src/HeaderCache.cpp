@@ -3,6 +3,7 @@
 #include "sleuth/instrumenter/instrumenter.h"
 
 #include "clang/Basic/LangStandard.h"
+#include "clang/Lex/PreprocessorLexer.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -53,10 +54,27 @@ void HeaderCache::watch(Preprocessor &PP) {
   if (!enabled())
     return;
   SM = &PP.getSourceManager();
+  this->PP = &PP;
   PP.setTokenWatcher([this](const Token &T) { observe(T); });
 }
 
+bool HeaderCache::isProjectHeader(FileID File) const {
+  return File.isValid() && File != SM->getMainFileID() &&
+         SM->getFileCharacteristic(SM->getLocForStartOfFile(File)) == SrcMgr::C_User;
+}
+
 void HeaderCache::observe(const Token &T) {
+  // Only project headers are ever looked up: the main file's and system headers' tokens, most
+  // of a translation unit, need no digest. The file being lexed (where a macro is expanded, for
+  // a macro's tokens) tells cheaply which file a token is in.
+  PreprocessorLexer *Lexer = PP->getCurrentFileLexer();
+  FileID Lexed = Lexer ? Lexer->getFileID() : FileID();
+  if (Lexed != LastLexed) {
+    LastLexed = Lexed;
+    LastLexedMatters = isProjectHeader(Lexed);
+  }
+  if (!LastLexedMatters)
+    return;
   SourceLocation Loc = T.getLocation();
   if (Loc.isInvalid())
     return;

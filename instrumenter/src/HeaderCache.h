@@ -66,13 +66,17 @@ private:
                     const std::string &Path, const std::string &Suffix) const;
   std::string slotOf(const std::string &Path, const std::string &Suffix) const;
   void observe(const clang::Token &T);
+  bool isProjectHeader(clang::FileID File) const;
 
   std::string Directory;
   std::string Configuration;
   clang::SourceManager *SM = nullptr;
+  clang::Preprocessor *PP = nullptr;
   llvm::DenseMap<clang::FileID, uint64_t> Digests;
   clang::FileID LastFile; // the file of the previous token, and its digest so far
   uint64_t LastDigest = 0;
+  clang::FileID LastLexed;       // the file being lexed at the previous token, and whether it is a
+  bool LastLexedMatters = false; // project header
 };
 
 } // namespace sleuth::instrumenter
