@@ -55,6 +55,14 @@ for family in "${families[@]}"; do
   $cc -fsyntax-only bad.c >native.txt 2>&1
   cmp -s wrapped.txt native.txt && ok "-fsyntax-only errors identical" || fail "-fsyntax-only errors differ"
 
+  # --- probes are called without the PLT stub where the compiler can (GCC's noplt on x86-64) ---
+  if [ "$family" = gcc ] && [ "$(uname -m)" = x86_64 ]; then
+    "$sleuth" cc -O2 -fPIC -c $src/foo.c -o noplt.o
+    relocs=$(objdump -dr noplt.o | grep -E 'R_X86_64_[A-Z0-9]+[[:space:]]+sleuth_(set|decl|enter)')
+    if [ -n "$relocs" ] && ! grep -q PLT32 <<<"$relocs"; then ok "probes called through the GOT"
+    else fail "probes called through the PLT: $relocs"; fi
+  fi
+
   # --- depfiles name the original source and headers -----------------------------------------
   for dep in "-MD" "-MMD" "-MMD -MP" "-MD -MT custom.o -MQ 'q\$x'"; do
     rm -f *.d *.o

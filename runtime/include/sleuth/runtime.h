@@ -18,6 +18,16 @@
 extern "C" {
 #endif
 
+/* The probes are called from every instrumented function and live in a shared library (one
+ * runtime per process): GCC's noplt calls them through the GOT directly, without the PLT stub's
+ * extra jump (bench/RESULTS.md: a few per cent of dependency mode's time on Lua). Clang has no
+ * such attribute. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define SLEUTH_PROBE __attribute__((noplt))
+#else
+#define SLEUTH_PROBE
+#endif
+
 /* Kinds of sites. The first five become nodes of the dependence graph. */
 enum sleuth_site_kind {
   SLEUTH_SITE_VAR = 0,    /* a write: assignment, declaration, ++/-- */
@@ -65,50 +75,54 @@ struct sleuth_tu {
 };
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
-void sleuth_get(const volatile void *addr, unsigned long size);
+SLEUTH_PROBE void sleuth_get(const volatile void *addr, unsigned long size);
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
-void *sleuth_getp(const volatile void *addr, unsigned long size);
+SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
 
 /* Writes, called after the store: node `site` depends on the pending reads (and on the old
  * value for compound sites); [addr, addr+size) now originates at `site`. */
-void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr, unsigned long size);
+SLEUTH_PROBE void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                             unsigned long size);
 /* For lvalues with side effects: remember the target before the store, returns addr... */
-void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
+SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
 /* ... and complete the innermost remembered write after the store; returns its address. */
-void *sleuth_commit(void);
+SLEUTH_PROBE void *sleuth_commit(void);
 /* Record the write first, then return addr for the store: for ++/-- whose value is used (the
  * shadow then still holds the old value's origin, which compound sites read). */
-void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
+SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr,
+                                 unsigned long size);
 /* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
  * allows where statements are not yet allowed. Returns 0. */
-int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr, unsigned long size);
+SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                             unsigned long size);
 /* Forget pending reads of a full expression whose value was discarded. */
-void sleuth_discard(void);
+SLEUTH_PROBE void sleuth_discard(void);
 
 /* Conditions: records the test and returns `outcome` unchanged. */
-int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome);
-unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value);
+SLEUTH_PROBE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome);
+SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value);
 /* assert(): records an <assertion> node; returns `outcome`. */
-int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome);
+SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome);
 /* Prints the C library's assertion message and aborts (the instrumenter replaces assert()'s
  * expansion so that the message keeps the original expression text). */
 void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const char *function);
 
 /* Calls: before the call, and before each argument that reads something. `callee_key`
  * identifies the callee (0 when unknown: calls through pointers or virtual calls). */
-void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key);
-void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
+SLEUTH_PROBE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key);
+SLEUTH_PROBE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
 
 /* Function entry and exit. `frame_address` identifies C frames so that frames abandoned by
  * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. */
-void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key, const void *frame_address);
-void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
-                  unsigned long size, unsigned position);
+SLEUTH_PROBE void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
+                               const void *frame_address);
+SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                               unsigned long size, unsigned position);
 /* A return: node `site` depends on the pending reads; the frame is left and the caller's
  * expression now reads the return value. */
-void sleuth_ret(struct sleuth_tu *tu, unsigned site);
+SLEUTH_PROBE void sleuth_ret(struct sleuth_tu *tu, unsigned site);
 /* Leave a frame without a return value (void functions, exceptions). */
-void sleuth_leave(void);
+SLEUTH_PROBE void sleuth_leave(void);
 
 /* Write the dependence file now (also done automatically at exit and on fatal signals). */
 void sleuth_flush(void);
