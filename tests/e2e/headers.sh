@@ -95,6 +95,11 @@ SLEUTH_CC=gcc SLEUTH_HEADER_CACHE=$PWD/not-a-dir/cache "$sleuth" cc -std=c89 -o 
 grep -q "SLEUTH_HEADER_CACHE: cannot create .*not-a-dir/cache" bad-cache.err ||
   { cat bad-cache.err; fail "no warning for an unusable cache directory"; }
 [ "$(./bad-cache)" = "$(./native)" ] || fail "build without a usable cache: output differs"
+if "$sleuth" instrument --header-cache not-a-dir/cache src/main.c -o x.c 2>err.txt; then
+  fail "--header-cache with an unusable directory should fail"
+fi
+[ "$(wc -l <err.txt)" = 1 ] && grep -q "header-cache: cannot create 'not-a-dir/cache'" err.txt ||
+  { cat err.txt; fail "--header-cache error message"; }
 
 # Depfiles: the object still depends on the headers whose text was inlined.
 (cd src && SLEUTH_CC=gcc "$sleuth" cc -std=c89 -MMD -c main.c -o ../main.o) || fail "-MMD compile"
