@@ -107,6 +107,11 @@ void registerUnit(sleuth_tu *Tu) {
       __atomic_store_n(&Tu->base, Other->base, __ATOMIC_RELEASE);
       return;
     }
+  if (Tu->num_sites > ShadowMemory::MaxNodes - R.NumSites) {
+    // Node ids are site numbers; the shadow memory keeps 1 + a node in 31 bits.
+    std::fprintf(stderr, "sleuth: more than %u instrumented sites\n", ShadowMemory::MaxNodes);
+    std::abort();
+  }
   Tu->file_id = static_cast<unsigned>(R.Units.size());
   Tu->func_base = R.NumFuncs;
   R.NumFuncs += Tu->num_funcs;

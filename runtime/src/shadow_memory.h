@@ -1,17 +1,31 @@
 // The shadow memory: for every byte of the program's memory, the node that last wrote it.
 //
 // Three levels indexed by the address (16 + 16 + 16 bits of a 48-bit address space); leaves are
-// allocated on first write. A leaf keeps one entry per aligned 4-byte word, which is all most
-// words need (ints, floats, pointers and strings are written whole or by one site): shadow the
-// size of the memory it describes, and one load for an aligned read of 4 bytes. A word whose
-// bytes came from different writes (a char written into an int, a struct of chars) is marked
-// split and its origins kept per byte in the leaf's byte table, allocated on the first split
-// (mmap'd: only the pages of split words cost memory).
+// allocated on first write. A leaf keeps one 32-bit entry per aligned 4-byte word, which is all
+// most words need (ints, floats, pointers and strings are written whole or by one site): shadow
+// the size of the memory it describes, and one load for an aligned read of 4 bytes. The entry
+// also holds a word some of whose bytes came from one write and the others from none (the '\0'
+// a parser stores after a token into a buffer that read() or memcpy filled). Only a word whose
+// bytes came from two writes or more (a char written into an int, a struct of chars) is split:
+// its entry refers to a split record, the origins of its 4 bytes in 16 bytes, from a pool that
+// all leaves share (chunks mmap'd on demand). Memory is so paid per split word. A byte table
+// per leaf, used before, cost a 4 KiB page for each KiB of memory holding any split word, and
+// put tinyxml2's peak at 3.6x native (bench/RESULTS.md).
+//
+// A record whose word is written whole again, or whose origins its entry can hold again (a
+// string copied char by char), goes to the free list of the thread that wrote it, and that
+// thread's next split takes it: a word split again reuses its record, and memory written over
+// and over costs no more records. The free list is per thread (LeafCache) so that it needs no
+// synchronization; a record freed by a thread that ends is lost. It is a list of indices, not
+// threaded through the free records, which keep holding origins only: a read racing with a
+// record's release and reuse may see a wrong origin, never an invalid one.
 //
 // Entries are accessed with atomics: threads share memory, and the runtime must be free of data
-// races (ThreadSanitizer) without paying for locks. Two threads writing different bytes of one
-// word at the same moment (which C allows) may leave one byte with the other's origin: an
-// imprecision, never a crash.
+// races (ThreadSanitizer) without paying for locks. The common write, of a whole word that has
+// no record, is a load and a store. A record's reference is put into an entry and taken out of
+// it by compare-exchange only, so that no record is released twice (or lost, but to a plain
+// store racing with it). Two threads writing different bytes of one word at the same moment
+// (which C allows) may leave one byte with the other's origin: an imprecision, never a crash.
 #pragma once
 
 #include <atomic>
@@ -32,15 +46,55 @@ public:
   static constexpr size_t WordSize = size_t(1) << WordBits;
   static constexpr size_t WordsPerLeaf = LeafSize >> WordBits;
 
+  /// A word's entry, an origin being 0 (never written) or 1 + a node:
+  /// - below SplitBit: the origin of all four bytes;
+  /// - PartTag + a mask of bytes << PartMaskShift + an origin below PartOriginLimit: those bytes
+  ///   come from that origin, the others were never written (a char stored into memory that
+  ///   instrumented code did not write: a buffer filled by read or memcpy); a larger origin
+  ///   takes a record;
+  /// - RecordTag + an index below MaxRecords: the word is split, its bytes' origins are in
+  ///   that split record.
+  /// Node ids must stay below MaxNodes, so that 1 + a node never sets SplitBit: the runtime
+  /// refuses more sites than that (registerUnit). NoNode is never stored (it is not a node).
+  static constexpr uint32_t SplitBit = uint32_t(1) << 31;
+  static constexpr uint32_t MaxNodes = SplitBit - 1;
+  static_assert((MaxNodes & SplitBit) == 0 && NoNode >= MaxNodes); // MaxNodes: 1 + the last node
+  static constexpr uint32_t RecordTag = SplitBit, PartTag = SplitBit | (SplitBit >> 1);
+  static constexpr unsigned PartMaskShift = 26;
+  static constexpr uint32_t PartOriginLimit = uint32_t(1) << PartMaskShift;
+
   struct Leaf;
 
   /// A thread's last leaves looked up, by the address bits above a leaf (leaves are never
   /// freed, so a cached pointer stays valid). Stack and heap accesses alternate: four ways.
+  /// And the thread's free list: the indices of the split records it released, which its next
+  /// splits take first.
   struct LeafCache {
     static constexpr unsigned Ways = 4;
     uintptr_t Keys[Ways] = {~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0)};
     Leaf *Leaves[Ways] = {};
+    std::vector<uint32_t> FreeRecords;
   };
+
+  ShadowMemory()
+      : Chunks(static_cast<std::atomic<SplitRecord *> *>(allocateZeroed(ChunkTableBytes))) {}
+  ShadowMemory(const ShadowMemory &) = delete;
+  ShadowMemory &operator=(const ShadowMemory &) = delete;
+  /// The runtime's shadow lives until the process ends; tests destroy theirs (no thread may
+  /// be using it then).
+  ~ShadowMemory() {
+    for (auto &Top : Tops)
+      if (Mid *M = Top.load(std::memory_order_acquire)) {
+        for (size_t I = 0; I < (size_t(1) << MidBits); ++I)
+          if (Leaf *L = M[I].load(std::memory_order_acquire))
+            munmap(L, sizeof(Leaf));
+        munmap(M, sizeof(Mid) << MidBits);
+      }
+    for (size_t C = 0; C < MaxChunks; ++C)
+      if (SplitRecord *Chunk = Chunks[C].load(std::memory_order_acquire))
+        munmap(Chunk, ChunkBytes);
+    munmap(Chunks, ChunkTableBytes);
+  }
 
   void assign(uintptr_t Addr, unsigned long Size, uint32_t Node, LeafCache &Cache) {
     const uint32_t Value = Node + 1;
@@ -52,9 +106,9 @@ public:
         size_t Word = I >> WordBits, WordBegin = Word << WordBits;
         size_t Stop = End < WordBegin + WordSize ? End : WordBegin + WordSize;
         if (I == WordBegin && Stop == WordBegin + WordSize)
-          L->Words[Word].store(Value, std::memory_order_release);
+          assignWord(L->Words[Word], Value, Cache);
         else
-          assignBytes(*L, Word, I, Stop, Value);
+          assignBytes(L->Words[Word], I - WordBegin, Stop - WordBegin, Value, Cache);
         I = Stop;
       }
       Addr += N;
@@ -80,12 +134,16 @@ public:
           size_t Word = I >> WordBits, WordBegin = Word << WordBits;
           size_t Stop = End < WordBegin + WordSize ? End : WordBegin + WordSize;
           uint32_t V = L->Words[Word].load(std::memory_order_acquire);
-          if (V == Split) {
-            const std::atomic<uint32_t> *Bytes = L->Bytes.load(std::memory_order_acquire);
-            for (size_t J = I; J < Stop; ++J)
-              Add(Bytes[J].load(std::memory_order_relaxed));
-          } else {
+          if (!(V & SplitBit)) {
             Add(V);
+          } else if (isRecord(V)) {
+            const SplitRecord &R = record(V);
+            for (size_t J = I; J < Stop; ++J)
+              Add(R.Bytes[J - WordBegin].load(std::memory_order_relaxed));
+          } else {
+            for (size_t J = I; J < Stop; ++J)
+              if ((V >> (PartMaskShift + J - WordBegin)) & 1)
+                Add(V & (PartOriginLimit - 1));
           }
           I = Stop;
         }
@@ -95,45 +153,161 @@ public:
     }
   }
 
-  /// One leaf: an entry per word (0: never written; Split; else 1 + the node), and the byte
-  /// table of split words.
+  /// Split records taken from the pool so far, those on free lists included (its high-water
+  /// mark): for tests and statistics.
+  size_t splitRecordsAllocated() const {
+    size_t N = NextRecord.load(std::memory_order_relaxed);
+    return N < MaxRecords ? N : MaxRecords;
+  }
+
+  /// One leaf: an entry per word (see SplitBit).
   struct Leaf {
     std::atomic<uint32_t> Words[WordsPerLeaf];
-    std::atomic<std::atomic<uint32_t> *> Bytes;
   };
 
 private:
   using Mid = std::atomic<Leaf *>;
-  static constexpr uint32_t Split = ~uint32_t(0); // never 1 + a node: NoNode is not a node
 
-  // Bytes [I, Stop) of word Word (a part of it) now originate at Value: the word becomes split,
-  // its other bytes keeping the origin the whole word had.
-  void assignBytes(Leaf &L, size_t Word, size_t I, size_t Stop, uint32_t Value) {
-    uint32_t Whole = L.Words[Word].load(std::memory_order_acquire);
-    if (Whole == Value)
+  /// The origins (0 or 1 + a node) of the bytes of one split word.
+  struct SplitRecord {
+    std::atomic<uint32_t> Bytes[WordSize];
+  };
+  // The pool: chunks of 65,536 records (1 MiB, mmap'd when the first of them is taken, paid
+  // per touched page), as many as the 30 bits of an entry can index (16 GiB).
+  static constexpr unsigned ChunkBits = 16;
+  static constexpr size_t RecordsPerChunk = size_t(1) << ChunkBits;
+  static constexpr size_t ChunkBytes = sizeof(SplitRecord) * RecordsPerChunk;
+  static constexpr size_t MaxRecords = size_t(1) << 30;
+  static constexpr size_t MaxChunks = MaxRecords >> ChunkBits;
+  static constexpr size_t ChunkTableBytes = sizeof(std::atomic<SplitRecord *>) * MaxChunks;
+  static_assert(sizeof(SplitRecord) == 16);
+
+  // The whole word now originates at Value. The common case, a word without a record, is a
+  // load and a store (no locked instruction); a record is released by the thread whose
+  // compare-exchange takes its reference out of the entry, so no two threads release it.
+  static void assignWord(std::atomic<uint32_t> &Entry, uint32_t Value, LeafCache &Cache) {
+    uint32_t Old = Entry.load(std::memory_order_relaxed);
+    if (__builtin_expect(!isRecord(Old), 1)) {
+      Entry.store(Value, std::memory_order_release);
       return;
-    std::atomic<uint32_t> *Bytes = bytesOf(L);
-    size_t WordBegin = Word << WordBits;
-    if (Whole != Split)
-      for (size_t J = WordBegin; J < WordBegin + WordSize; ++J)
-        Bytes[J].store(Whole, std::memory_order_relaxed);
-    for (size_t J = I; J < Stop; ++J)
-      Bytes[J].store(Value, std::memory_order_relaxed);
-    L.Words[Word].store(Split, std::memory_order_release);
+    }
+    // A plain store racing with another thread's split of this word may drop that split's
+    // record (a leak, never a double release); only a record's reference is claimed by
+    // exchange.
+    while (!Entry.compare_exchange_weak(Old, Value, std::memory_order_acq_rel,
+                                        std::memory_order_relaxed))
+      if (!isRecord(Old)) {
+        Entry.store(Value, std::memory_order_release);
+        return;
+      }
+    Cache.FreeRecords.push_back(Old & (MaxRecords - 1));
   }
 
-  static std::atomic<uint32_t> *bytesOf(Leaf &L) {
-    std::atomic<uint32_t> *Bytes = L.Bytes.load(std::memory_order_acquire);
-    if (Bytes)
-      return Bytes;
-    size_t Size = sizeof(std::atomic<uint32_t>) * LeafSize;
-    Bytes = static_cast<std::atomic<uint32_t> *>(allocateZeroed(Size));
-    std::atomic<uint32_t> *Expected = nullptr;
-    if (!L.Bytes.compare_exchange_strong(Expected, Bytes, std::memory_order_acq_rel)) {
-      munmap(Bytes, Size);
-      Bytes = Expected;
+  // Bytes [First, Stop) of the word (a part of it) now originate at Value, its other bytes
+  // keeping the origins they had. The common cases, where the entry keeps one origin (a char
+  // stored into never-written memory, or next to chars from the same write), are a few bit
+  // operations on the entry; the others, where the word is or becomes split, go to splitBytes.
+  void assignBytes(std::atomic<uint32_t> &Entry, size_t First, size_t Stop, uint32_t Value,
+                   LeafCache &Cache) {
+    uint32_t Old = Entry.load(std::memory_order_acquire);
+    if (Old == Value)
+      return;
+    if (Value < PartOriginLimit && (Old == 0 || (Old & PartTag) == PartTag)) {
+      constexpr uint32_t AllBytes = 15u << PartMaskShift;
+      uint32_t Written = (((1u << Stop) - 1) & ~((1u << First) - 1)) << PartMaskShift;
+      uint32_t New = NeedsRecord;
+      if ((Old & AllBytes & ~Written) == 0) // no byte from another write is left
+        New = PartTag | Written | Value;
+      else if ((Old & (PartOriginLimit - 1)) == Value) // more bytes from the same write
+        New = ((Old & AllBytes) | Written) == AllBytes ? Value : Old | Written;
+      if (New != NeedsRecord) {
+        if (New != Old)
+          Entry.store(New, std::memory_order_release);
+        return;
+      }
     }
-    return Bytes;
+    splitBytes(Entry, Old, First, Stop, Value, Cache);
+  }
+
+  // assignBytes where the entry cannot hold the word's origins (Old): the word is split, or
+  // becomes split. A word split already is changed in its own record, and gives it back when
+  // its entry can hold its origins again (a string copied char by char over other data).
+  void splitBytes(std::atomic<uint32_t> &Entry, uint32_t Old, size_t First, size_t Stop,
+                  uint32_t Value, LeafCache &Cache) {
+    if (isRecord(Old)) {
+      SplitRecord &R = record(Old);
+      uint32_t Mask = 0;  // the bytes from Value
+      bool Other = false; // a byte from another write is left
+      for (size_t J = 0; J < WordSize; ++J) {
+        if (J >= First && J < Stop) {
+          R.Bytes[J].store(Value, std::memory_order_relaxed);
+          Mask |= uint32_t(1) << J;
+        } else if (uint32_t Byte = R.Bytes[J].load(std::memory_order_relaxed); Byte == Value) {
+          Mask |= uint32_t(1) << J;
+        } else {
+          Other |= Byte != 0;
+        }
+      }
+      if (Other)
+        return;
+      uint32_t New = Mask == 15                ? Value
+                     : Value < PartOriginLimit ? PartTag | (Mask << PartMaskShift) | Value
+                                               : NeedsRecord;
+      if (New != NeedsRecord && Entry.compare_exchange_strong(Old, New, std::memory_order_acq_rel,
+                                                              std::memory_order_relaxed))
+        Cache.FreeRecords.push_back(Old & (MaxRecords - 1));
+      return;
+    }
+    uint32_t Index = allocateRecord(Cache);
+    SplitRecord &R = record(RecordTag | Index);
+    for (size_t J = 0; J < WordSize; ++J)
+      R.Bytes[J].store(J >= First && J < Stop ? Value : originOf(Old, J),
+                       std::memory_order_relaxed);
+    // Not a plain store: a word split by two threads at once must not lose a record.
+    if (Entry.compare_exchange_strong(Old, RecordTag | Index, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      return;
+    Cache.FreeRecords.push_back(Index); // the word changed meanwhile: again with its new value
+    assignBytes(Entry, First, Stop, Value, Cache);
+  }
+
+  // Not an entry: it would be PartTag with all four bytes, which is a whole word's entry.
+  static constexpr uint32_t NeedsRecord = ~uint32_t(0);
+
+  static bool isRecord(uint32_t Entry) { return (Entry & PartTag) == RecordTag; }
+
+  // The origin of byte J of a word whose entry is not a record's.
+  static uint32_t originOf(uint32_t Entry, size_t J) {
+    if (!(Entry & SplitBit))
+      return Entry;
+    return (Entry >> (PartMaskShift + J)) & 1 ? Entry & (PartOriginLimit - 1) : 0;
+  }
+
+  uint32_t allocateRecord(LeafCache &Cache) {
+    if (!Cache.FreeRecords.empty()) {
+      uint32_t Index = Cache.FreeRecords.back();
+      Cache.FreeRecords.pop_back();
+      return Index;
+    }
+    size_t Index = NextRecord.fetch_add(1, std::memory_order_relaxed);
+    if (Index >= MaxRecords)
+      __builtin_trap(); // 2^30 split words (16 GiB of records) at once
+    std::atomic<SplitRecord *> &Chunk = Chunks[Index >> ChunkBits];
+    if (!Chunk.load(std::memory_order_acquire)) {
+      auto *Fresh = static_cast<SplitRecord *>(allocateZeroed(ChunkBytes));
+      SplitRecord *Expected = nullptr;
+      if (!Chunk.compare_exchange_strong(Expected, Fresh, std::memory_order_acq_rel))
+        munmap(Fresh, ChunkBytes);
+    }
+    return static_cast<uint32_t>(Index);
+  }
+
+  // The record of an entry that refers to one (or of RecordTag + an index from a free list): its
+  // chunk was published before the entry.
+  SplitRecord &record(uint32_t Entry) const {
+    uint32_t Index = Entry & (MaxRecords - 1);
+    return Chunks[Index >> ChunkBits].load(
+        std::memory_order_acquire)[Index & (RecordsPerChunk - 1)];
   }
 
   Leaf *cachedLeaf(uintptr_t Addr, bool Create, LeafCache &Cache) const {
@@ -186,6 +360,8 @@ private:
   }
 
   mutable std::atomic<Mid *> Tops[size_t(1) << 16] = {};
+  std::atomic<SplitRecord *> *Chunks; // MaxChunks entries, mmap'd (untouched pages are free)
+  std::atomic<size_t> NextRecord{0};
 };
 
 } // namespace sleuth::rt
