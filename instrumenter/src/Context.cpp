@@ -3,6 +3,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
 #include <map>
@@ -220,8 +221,16 @@ bool Context::isDiscarded(const Expr *E) const {
     return Child == D->getBody();
   if (const auto *F = dyn_cast<ForStmt>(P))
     return Child == F->getBody() || Child == F->getInc() || Child == F->getInit();
-  if (const auto *B = dyn_cast<BinaryOperator>(P))
-    return B->getOpcode() == BO_Comma && Child == B->getLHS();
+  if (const auto *F = dyn_cast<CXXForRangeStmt>(P))
+    return Child == F->getBody();
+  if (const auto *S = dyn_cast<SwitchStmt>(P))
+    return Child == S->getBody();
+  if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+    if (B->getOpcode() != BO_Comma)
+      return false;
+    // The right operand of a comma is the comma's value: discarded if the comma is.
+    return Child == B->getLHS() || isDiscarded(B);
+  }
   if (const auto *C = dyn_cast<CastExpr>(P))
     return C->getType()->isVoidType();
   return false;

@@ -87,6 +87,7 @@ bool FunctionInstrumenter::run() {
   FunctionId = Ctx.Sites->addFunction(
       FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),
                     Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc())), Name});
+  Locals.compute(Function, FunctionId, Ctx);
   walk(Body);
   FrameProbe::instrumentEntry(*this);
   computeControlDependences();

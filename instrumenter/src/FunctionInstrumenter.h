@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Context.h"
+#include "LocalOrigins.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -23,6 +24,8 @@ public:
   const clang::FunctionDecl *Function;
   std::string Name; // as shown in the dependence file
   unsigned FunctionId = 0;
+  /// Locals and parameters whose origins live in companion locals.
+  LocalOrigins Locals;
 
   /// Creates a site anchored at `Anchor` (whose CFG block decides the site's controllers).
   unsigned addSite(SiteKind Kind, const clang::Stmt *Anchor, clang::SourceLocation Loc,

@@ -26,6 +26,11 @@
 
 using namespace sleuth::rt;
 
+extern "C" {
+__thread sleuth_reads sleuth_pending_reads
+    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr};
+}
+
 namespace sleuth::rt {
 
 Registry &registry() {
@@ -240,7 +245,7 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
   if (Carried.empty())
     return;
   size_t NewBase = T.Pending.size();
-  T.Pending.insert(T.Pending.end(), Reads.begin(), Reads.end());
+  T.Pending.append(Reads.data(), Reads.data() + Reads.size());
   auto Move = [&](unsigned Pos) {
     return static_cast<unsigned>(std::max<size_t>(Pos, ReadsFrom) - ReadsFrom + NewBase);
   };
@@ -273,6 +278,32 @@ void sleuth_set(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigne
     pushOrigins(T, Addr, Size); // the shadow still holds the old value's origin
   makeNode(T, Tu, Site, Node);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+}
+
+void sleuth_use_slow(unsigned Origin) {
+  if (Origin != 0)
+    thread().Pending.push_back(Origin - 1);
+}
+
+unsigned sleuth_def(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  if (Prior != 0)
+    T.Pending.push_back(Prior - 1);
+  makeNode(T, Tu, Site, Node);
+  return Node + 1;
+}
+
+unsigned sleuth_defnow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
+  // As sleuth_setnow: the reads pending so far belong to the enclosing expression.
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  size_t Mark = T.Pending.size();
+  if (Prior != 0)
+    T.Pending.push_back(Prior - 1);
+  makeNode(T, Tu, Site, Node, Mark);
+  T.Pending.push_back(Node);
+  return Node + 1;
 }
 
 void *sleuth_setp(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
@@ -420,6 +451,12 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
 
 void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,
                   unsigned Position) {
+  unsigned Origin = sleuth_param_origin(Tu, Site, Position);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Origin - 1, thread().Leaves);
+}
+
+unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {
+  // The parameter's node depends on what its argument read in the caller.
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   Frame &F = T.Frames.back();
@@ -427,7 +464,7 @@ void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsig
     if (T.ArgOrigins[I].Position == Position)
       T.Pending.push_back(T.ArgOrigins[I].Origin);
   makeNode(T, Tu, Site, Node);
-  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  return Node + 1;
 }
 
 void sleuth_ret(sleuth_tu *Tu, unsigned Site) {

@@ -117,8 +117,8 @@ public:
   }
 
   /// Appends the distinct origins of [Addr, Addr+Size) to Out.
-  void collect(uintptr_t Addr, unsigned long Size, std::vector<uint32_t> &Out,
-               LeafCache &Cache) const {
+  template <class Reads>
+  void collect(uintptr_t Addr, unsigned long Size, Reads &Out, LeafCache &Cache) const {
     uint32_t Previous = 0;
     auto Add = [&](uint32_t V) {
       if (V != 0 && V != Previous) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -62,9 +63,56 @@ struct NodeState {
   uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
 };
 
+/// The pending reads of a thread: a stack whose top and end live in the thread-local
+/// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
+/// call. Only its own thread touches it.
+class PendingReads {
+public:
+  PendingReads() = default;
+  PendingReads(const PendingReads &) = delete;
+  PendingReads &operator=(const PendingReads &) = delete;
+
+  size_t size() const { return static_cast<size_t>(sleuth_pending_reads.top - Begin); }
+  bool empty() const { return sleuth_pending_reads.top == Begin; }
+  uint32_t *begin() const { return Begin; }
+  uint32_t *end() const { return sleuth_pending_reads.top; }
+  uint32_t &operator[](size_t I) const { return Begin[I]; }
+  void push_back(uint32_t V) {
+    if (__builtin_expect(sleuth_pending_reads.top == sleuth_pending_reads.end, 0))
+      grow(size() + 1);
+    *sleuth_pending_reads.top++ = V;
+  }
+  /// Shrinks to N (never grows: callers only drop reads).
+  void resize(size_t N) {
+    if (N < size())
+      sleuth_pending_reads.top = Begin + N;
+  }
+  void append(const uint32_t *First, const uint32_t *Last) {
+    size_t N = static_cast<size_t>(Last - First);
+    if (size() + N > capacity())
+      grow(size() + N);
+    std::copy(First, Last, sleuth_pending_reads.top);
+    sleuth_pending_reads.top += N;
+  }
+
+private:
+  size_t capacity() const { return static_cast<size_t>(sleuth_pending_reads.end - Begin); }
+  void grow(size_t AtLeast) {
+    size_t Size = size();
+    size_t Capacity = std::max<size_t>({AtLeast, capacity() * 2, 256});
+    auto *Storage = static_cast<uint32_t *>(std::realloc(Begin, Capacity * sizeof(uint32_t)));
+    if (!Storage)
+      std::abort();
+    Begin = Storage;
+    sleuth_pending_reads.top = Begin + Size;
+    sleuth_pending_reads.end = Begin + Capacity;
+  }
+  uint32_t *Begin = nullptr;
+};
+
 struct ThreadState {
   unsigned Number = 0;
-  std::vector<uint32_t> Pending;
+  PendingReads Pending;
   std::vector<Frame> Frames;
   std::vector<CallRecord> Calls;
   std::vector<ArgOrigin> ArgOrigins;

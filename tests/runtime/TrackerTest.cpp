@@ -858,6 +858,104 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
   EXPECT_EQ(G.site(node(G, "<assertion>")).Kind, sleuth::SiteKind::Assert);
 }
 
+// --- Locals whose origins live in companion locals ---------------------------
+
+TEST_F(TrackerTest, CompanionOriginsFlowLikeShadowedOnes) {
+  // int x = 1; int y = x; y += x; int z = y++; *p = z; int w = *p;  with x, y and z kept in
+  // companions (sleuth_def/defnow/use) and *p in the shadow memory.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
+             PlusEq = U.site(VarSite, "y += x", 0, {}, SLEUTH_FLAG_COMPOUND),
+             Inc = U.site(VarSite, "y++", 0, {}, SLEUTH_FLAG_COMPOUND), Z = U.site(VarSite, "z"),
+             Deref = U.site(VarSite, "*p"), W = U.site(VarSite, "w");
+    U.enter(0);
+    unsigned Ox = sleuth_def(U.tu(), X, 0);
+    require(Ox != 0, "a definition gives an origin");
+    sleuth_use(Ox);
+    unsigned Oy = sleuth_def(U.tu(), Y, 0);
+    sleuth_use(Ox);
+    Oy = sleuth_def(U.tu(), PlusEq, Oy);
+    unsigned Oinc = sleuth_defnow(U.tu(), Inc, Oy); // pushes the increment for z
+    unsigned Oz = sleuth_def(U.tu(), Z, 0);
+    require(Oinc != Oy, "the increment is a new origin");
+    int Target = 0;
+    sleuth_use(Oz);
+    U.set(Deref, Target);
+    get(Target);
+    int w = Target;
+    U.set(W, w);
+    sleuth_use(0); // a local never written: nothing
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "y"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "y += x"), (Names{"x", "y"}));
+  EXPECT_EQ(dataOf(G, "y++"), Names{"y += x"});
+  EXPECT_EQ(dataOf(G, "z"), Names{"y++"});
+  EXPECT_EQ(dataOf(G, "*p"), Names{"z"});
+  EXPECT_EQ(dataOf(G, "w"), Names{"*p"});
+}
+
+TEST_F(TrackerTest, ParameterOriginsComeFromTheArguments) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), C = U.site(CallSite, "<call g>");
+    unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G),
+             S = U.site(VarSite, "s", G);
+    U.enter(0);
+    unsigned Ox = sleuth_def(U.tu(), X, 0);
+    U.call(C, 9);
+    U.arg(C, 1); // g(7, x)
+    U.arg(C, 2);
+    sleuth_use(Ox);
+    U.enter(G, 9);
+    unsigned Oa = sleuth_param_origin(U.tu(), A, 1);
+    unsigned Ob = sleuth_param_origin(U.tu(), B, 2);
+    sleuth_use(Ob);
+    sleuth_def(U.tu(), S, 0);
+    require(Oa != 0 && Ob != 0 && Oa != Ob, "parameters get origins of their own");
+    sleuth_leave();
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "s"), Names{"b"});
+}
+
+TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {
+  // The inline push falls back to the runtime when the stack is full (and on a thread's
+  // first read, before it has one): a node reading 1,000 locals depends on all of them.
+  constexpr unsigned Count = 1000;
+  std::vector<std::string> Labels;
+  for (unsigned I = 0; I < Count; ++I)
+    Labels.push_back("v" + std::to_string(I));
+  Recording R = record([&Labels](Program &P) {
+    Unit &U = P.unit();
+    std::vector<unsigned> Sites;
+    for (const std::string &Label : Labels)
+      Sites.push_back(U.site(VarSite, Label.c_str()));
+    unsigned Sum = U.site(VarSite, "sum");
+    std::thread Worker([&] {
+      U.enter(0);
+      std::vector<unsigned> Origins;
+      for (unsigned Site : Sites)
+        Origins.push_back(sleuth_def(U.tu(), Site, 0));
+      for (unsigned Origin : Origins)
+        sleuth_use(Origin);
+      sleuth_def(U.tu(), Sum, 0);
+      sleuth_leave();
+    });
+    Worker.join();
+  });
+  ASSERT_TRUE(R.Graph);
+  Names Expected(Labels.begin(), Labels.end());
+  EXPECT_EQ(dataOf(*R.Graph, "sum"), Expected);
+}
+
 // --- Calls -----------------------------------------------------------------
 
 class CallTest : public TrackerTest {

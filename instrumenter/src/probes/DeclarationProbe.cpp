@@ -8,7 +8,10 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-static bool isTrackedVariable(const VarDecl *V, bool Cxx) {
+static bool isTrackedVariable(const VarDecl *V, FunctionInstrumenter &F) {
+  bool Cxx = F.isCxx();
+  if (F.Locals.companion(V))
+    return V->getInit() != nullptr;
   QualType T = V->getType();
   // A dependent type is fine in C++: the probe only takes the address and the size.
   if (Cxx && T->isDependentType())
@@ -51,7 +54,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (V && isTrackedVariable(V, F.isCxx()) && F.Ctx.expansionRange(V->getSourceRange()).isValid())
+    if (V && isTrackedVariable(V, F) && F.Ctx.expansionRange(V->getSourceRange()).isValid())
       Tracked.push_back(V);
   }
   if (Tracked.empty())
@@ -75,11 +78,14 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   for (const VarDecl *V : Tracked) {
     std::string Name = V->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
-    std::string Addr =
-        F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
-    std::string Dummy = "__sleuth_d" + std::to_string(Site) +
-                        " __attribute__((unused)) = " + "sleuth_decl(" + F.Ctx.unitAndSite(Site) +
-                        ", " + Addr + ", sizeof(" + Name + "))";
+    std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
+    if (const std::string *Origin = F.Locals.companion(V)) {
+      Dummy += "((void)(" + *Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", 0u)), 0)";
+    } else {
+      std::string Addr =
+          F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
+      Dummy += "sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name + "))";
+    }
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());
       F.Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", ", " + Dummy);

@@ -16,10 +16,17 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     ++Position;
     QualType T = P->getType();
     if (P->getDeclName().isEmpty() || T->isReferenceType() || P->isParameterPack() ||
-        P->getStorageClass() == SC_Register || T->isVariablyModifiedType())
+        ((P->getStorageClass() == SC_Register || T->isVariablyModifiedType()) &&
+         !F.Locals.companion(P)))
       continue;
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
+    if (const std::string *Origin = F.Locals.companion(P)) {
+      Params += "(void)(" + *Origin + " = sleuth_param_origin(" + F.Ctx.unitAndSite(Site) + ", " +
+                std::to_string(Position) + "u))";
+      Params += F.isCxx() ? "; " : ", ";
+      continue;
+    }
     std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
     std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
                                                            : "sizeof(" + Name + ")";
@@ -29,14 +36,15 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   }
   std::string Key = std::to_string(FunctionInstrumenter::calleeKey(F.Function)) + "u";
   std::string Func = std::to_string(F.FunctionId) + "u";
-  std::string Entry;
+  std::string Entry = F.Locals.declarations();
   if (F.isCxx()) {
-    Entry = " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + "); " +
-            Params;
+    Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + "); " +
+             Params;
   } else {
     // A declaration, since C89 allows no statement before the body's declarations.
-    Entry = " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&" + F.Ctx.UnitName +
-            ", " + Func + ", " + Key + ", __builtin_frame_address(0)), " + Params + "0);";
+    Entry += " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&" +
+             F.Ctx.UnitName + ", " + Func + ", " + Key + ", __builtin_frame_address(0)), " +
+             Params + "0);";
     // Falling off the end of the body leaves the frame too.
     F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
   }

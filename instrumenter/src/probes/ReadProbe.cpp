@@ -24,6 +24,14 @@ static bool isConstantUse(const Expr *L) {
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
+  if (const std::string *Origin = F.Locals.companion(L); Origin && !isConstantUse(L)) {
+    CharSourceRange R = F.Ctx.fileRange(L);
+    if (R.isInvalid())
+      return false;
+    F.Ctx.wrap(R, "(sleuth_use(" + *Origin + "), ", ")");
+    F.countProbe();
+    return true;
+  }
   if (!hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() || isConstantUse(L) ||
       L->isInstantiationDependent())
     return false;

@@ -36,8 +36,35 @@ static bool instrumentDependent(const BinaryOperator *Assign, FunctionInstrument
   return true;
 }
 
+// A write of a local whose origin lives in a companion local: the runtime returns the new
+// origin. In C++ the expression stays an lvalue (a comma expression whose right operand is one).
+static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Origin,
+                            FunctionInstrumenter &F) {
+  const Expr *L = Assign->getLHS();
+  CharSourceRange RA = F.Ctx.expansionRange(Assign), RL = F.Ctx.expansionRange(L);
+  if (RA.isInvalid() || RL.isInvalid())
+    return false;
+  std::string Text = F.Ctx.text(RL);
+  bool Compound = Assign->isCompoundAssignmentOp();
+  unsigned Site =
+      F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Compound ? CompoundWrite : 0);
+  std::string Def = "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
+                    (Compound ? Origin : std::string("0u")) + "))";
+  if (F.Ctx.isDiscarded(Assign))
+    F.Ctx.wrap(RA, "((void)(", "), " + Def + ")");
+  else if (F.isCxx())
+    F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Text + ")");
+  else // the value of the assignment flows on from the node it created
+    F.Ctx.wrap(RA, "((void)(", "), " + Def + ", (sleuth_use(" + Origin + "), " + Text + "))");
+  F.markConsumed(Assign);
+  F.countProbe();
+  return true;
+}
+
 bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &F) {
   const Expr *L = Assign->getLHS();
+  if (const std::string *Origin = F.Locals.companion(L))
+    return instrumentLocal(Assign, *Origin, F);
   if (Assign->isInstantiationDependent())
     return instrumentDependent(Assign, F);
   if (!canTrackWrite(L, F))
@@ -86,6 +113,23 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
 
 bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F) {
   const Expr *L = IncDec->getSubExpr();
+  if (const std::string *Origin = F.Locals.companion(L)) {
+    CharSourceRange RU = F.Ctx.fileRange(IncDec), RL = F.Ctx.fileRange(L);
+    if (RU.isInvalid() || RL.isInvalid())
+      return false;
+    unsigned Site =
+        F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), F.Ctx.text(RL), CompoundWrite);
+    std::string Unit = F.Ctx.unitAndSite(Site);
+    if (F.Ctx.isDiscarded(IncDec))
+      F.Ctx.wrap(RU, "((void)(",
+                 "), (void)(" + *Origin + " = sleuth_def(" + Unit + ", " + *Origin + ")))");
+    else // recorded first, like sleuth_setnow; the expression reads the new node
+      F.Ctx.wrap(RU, "((void)(" + *Origin + " = sleuth_defnow(" + Unit + ", " + *Origin + ")), ",
+                 ")");
+    F.markConsumed(IncDec);
+    F.countProbe();
+    return true;
+  }
   if (!canTrackWrite(L, F))
     return false;
   if (F.isCxx() && L->getType().isVolatileQualified())

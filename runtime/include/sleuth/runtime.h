@@ -74,6 +74,35 @@ struct sleuth_tu {
   unsigned file_id;
 };
 
+/* Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
+ * for none) in a companion local of the instrumented function instead of the shadow memory:
+ * reading one pushes that origin on the thread's stack of pending reads, inline. */
+struct sleuth_reads {
+  unsigned *top; /* the next free slot */
+  unsigned *end; /* the end of the storage; top == end: full, or no storage yet */
+};
+extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
+/* sleuth_use when the stack is full or the thread has none yet. */
+SLEUTH_PROBE void sleuth_use_slow(unsigned origin);
+static void sleuth_use(unsigned origin) __attribute__((unused));
+static void sleuth_use(unsigned origin) {
+  if (origin != 0) {
+    struct sleuth_reads *r = &sleuth_pending_reads;
+    if (r->top != r->end)
+      *r->top++ = origin - 1;
+    else
+      sleuth_use_slow(origin);
+  }
+}
+/* A write of such a local: node `site` depends on the pending reads and on `prior` (the old
+ * value's origin for compound writes, else 0); returns the local's new origin. */
+SLEUTH_PROBE unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior);
+/* The same for ++/-- whose value is used: the write depends on `prior` only, and the
+ * enclosing expression reads the new node (as sleuth_setnow). */
+SLEUTH_PROBE unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior);
+/* A parameter kept so: as sleuth_param, returning the parameter's origin. */
+SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
+
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
 SLEUTH_PROBE void sleuth_get(const volatile void *addr, unsigned long size);
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */

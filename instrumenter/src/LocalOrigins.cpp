@@ -1,0 +1,135 @@
+#include "LocalOrigins.h"
+
+#include "Context.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace sleuth::instrumenter {
+
+namespace {
+
+bool isCandidateType(QualType T) {
+  if (T.isVolatileQualified() || T->isAtomicType() || T->isVariablyModifiedType() ||
+      T->isDependentType())
+    return false;
+  return T->isIntegralOrEnumerationType() || T->isRealFloatingType() || T->isPointerType();
+}
+
+bool isCandidate(const VarDecl *V, const FunctionDecl *Function) {
+  // Attributes may take the address (cleanup) or change the storage (aligned, section):
+  // leave such variables to the shadow memory.
+  if (!V->hasLocalStorage() || V->isExceptionVariable() || V->hasAttrs() || V->isImplicit() ||
+      V->getDeclName().isEmpty() || isa<DecompositionDecl>(V) || V->isNRVOVariable() ||
+      V->isConstexpr())
+    return false;
+  if (V->getDeclContext() != static_cast<const DeclContext *>(Function))
+    return false; // a lambda's or a block's own locals belong to its own body
+  return isCandidateType(V->getType());
+}
+
+/// Collects the candidates and strikes out those with a use that is not a read, an
+/// assignment's target, an operand of ++/-- or unevaluated.
+class UseChecker : public RecursiveASTVisitor<UseChecker> {
+public:
+  UseChecker(const FunctionDecl *Function, Context &Ctx) : Function(Function), Ctx(Ctx) {}
+
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (isCandidate(V, Function) && !isa<ParmVarDecl>(V))
+      Locals.push_back(V);
+    return true;
+  }
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *For) {
+    // The loop variable is written by the range-for probe through its address.
+    if (const VarDecl *V = For->getLoopVariable())
+      Excluded.insert(V);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!V || !V->hasLocalStorage())
+      return true;
+    if (Ref->refersToEnclosingVariableOrCapture() || !isPlainUse(Ref))
+      Excluded.insert(V);
+    return true;
+  }
+
+  std::vector<const VarDecl *> Locals;
+  llvm::DenseSet<const VarDecl *> Excluded;
+
+private:
+  bool isPlainUse(const DeclRefExpr *Ref) const {
+    if (Ref->isNonOdrUse() == NOUR_Unevaluated || Ref->isNonOdrUse() == NOUR_Constant)
+      return true;
+    const Stmt *Child = Ref;
+    const Stmt *Parent = Ctx.parent(Ref);
+    while (Parent && isa<ParenExpr>(Parent)) {
+      Child = Parent;
+      Parent = Ctx.parent(Parent);
+    }
+    if (!Parent)
+      return false; // a reference's initializer, a default argument...
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
+      return Cast->getCastKind() == CK_LValueToRValue;
+    if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+      return B->isAssignmentOp() && B->getLHS() == Child;
+    if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+      return U->isIncrementDecrementOp();
+    if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(Parent))
+      return U->getKind() == UETT_SizeOf || U->getKind() == UETT_AlignOf;
+    return false;
+  }
+
+  const FunctionDecl *Function;
+  Context &Ctx;
+};
+
+} // namespace
+
+void LocalOrigins::compute(const FunctionDecl *Function, unsigned FunctionId, Context &Ctx) {
+  Index.clear();
+  Order.clear();
+  if (Function->isTemplated() || !Function->getBody())
+    return;
+  UseChecker Checker(Function, Ctx);
+  Checker.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
+  auto Add = [&](const VarDecl *V) {
+    if (Checker.Excluded.contains(V) || Index.contains(V))
+      return;
+    Index[V] = static_cast<unsigned>(Order.size());
+    Order.push_back("__sleuth_o" + std::to_string(FunctionId) + "_" + std::to_string(Order.size()));
+  };
+  for (const ParmVarDecl *P : Function->parameters())
+    if (isCandidate(P, Function) && !P->isParameterPack())
+      Add(P);
+  for (const VarDecl *V : Checker.Locals)
+    Add(V);
+}
+
+const std::string *LocalOrigins::companion(const VarDecl *V) const {
+  auto I = Index.find(V);
+  return I == Index.end() ? nullptr : &Order[I->second];
+}
+
+const std::string *LocalOrigins::companion(const Expr *E) const {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V ? companion(V) : nullptr;
+}
+
+std::string LocalOrigins::declarations() const {
+  std::string Text;
+  for (const std::string &Name : Order)
+    Text += " unsigned " + Name + " __attribute__((unused)) = 0u;";
+  return Text;
+}
+
+} // namespace sleuth::instrumenter

@@ -1,0 +1,124 @@
+// Which locals keep their origins in companion locals (instrumenter/src/LocalOrigins.h), seen in
+// the rewritten text: a companion's read is `(sleuth_use(__sleuth_o...), x)`, a shadowed one
+// takes the variable's address.
+#include "sleuth/instrumenter/instrumenter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+
+using namespace sleuth;
+
+namespace {
+
+class LocalOriginsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-local-origins-test", Root));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  std::string rewrite(const std::string &Name, const std::string &Source,
+                      std::vector<std::string> Args = {}) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, Name);
+    std::ofstream(std::string(P), std::ios::binary) << Source;
+    InstrumentRequest R;
+    R.File = std::string(P);
+    R.Arguments = std::move(Args);
+    R.ShowDiagnostics = false;
+    InstrumentResult Result = instrument(R);
+    EXPECT_TRUE(Result.Ok) << Result.Error;
+    return Result.Text;
+  }
+
+  /// True if reads of Var go through a companion.
+  static bool kept(const std::string &Text, const std::string &Var) {
+    return std::regex_search(
+        Text, std::regex("\\(sleuth_use\\(__sleuth_o[0-9]+_[0-9]+\\), " + Var + "\\)"));
+  }
+  /// True if reads of Var go through the shadow memory.
+  static bool shadowed(const std::string &Text, const std::string &Var) {
+    return Text.find("sleuth_get(&(" + Var + ")") != std::string::npos ||
+           Text.find("sleuth::rd(" + Var + ")") != std::string::npos;
+  }
+
+  llvm::SmallString<128> Root;
+};
+
+TEST_F(LocalOriginsTest, PlainLocalsAndParametersAreKept) {
+  std::string Text = rewrite("a.c", "int f(int n, int *a) {\n"
+                                    "  int s = 0;\n"
+                                    "  for (int i = 0; i < n; i++) s += a[i];\n"
+                                    "  register int r = s; r = r * 2;\n"
+                                    "  return r;\n"
+                                    "}\n");
+  for (const char *Var : {"n", "a", "s", "i", "r"}) {
+    EXPECT_TRUE(kept(Text, Var)) << Var << "\n" << Text;
+    EXPECT_FALSE(shadowed(Text, Var)) << Var;
+  }
+  EXPECT_NE(Text.find("sleuth_param_origin("), std::string::npos);
+  EXPECT_EQ(Text.find("sleuth_param("), std::string::npos);
+  // The compound write passes the old origin; the declaration and the plain write pass none.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("(__sleuth_o0_[0-9]+) = sleuth_def\\(&__sleuth_tu, [0-9]+u, \\1\\)")));
+  EXPECT_TRUE(std::regex_search(Text, std::regex("= sleuth_def\\(&__sleuth_tu, [0-9]+u, 0u\\)")));
+}
+
+TEST_F(LocalOriginsTest, LocalsReachableUnderOtherNamesStayInTheShadow) {
+  std::string Text = rewrite("b.c", "#include <setjmp.h>\n"
+                                    "static void use(int *p) { *p = 1; }\n"
+                                    "static void done(int *p) { (void)p; }\n"
+                                    "int g(void) {\n"
+                                    "  int taken = 0, vol_src = 2, cleaned = 3, plain = 4;\n"
+                                    "  volatile int vol = vol_src;\n"
+                                    "  int __attribute__((cleanup(done))) guarded = cleaned;\n"
+                                    "  use(&taken);\n"
+                                    "  return taken + vol + guarded + plain;\n"
+                                    "}\n");
+  EXPECT_TRUE(shadowed(Text, "taken")) << Text;
+  EXPECT_FALSE(kept(Text, "taken"));
+  EXPECT_FALSE(kept(Text, "vol"));
+  EXPECT_FALSE(kept(Text, "guarded"));
+  EXPECT_TRUE(kept(Text, "plain"));
+  EXPECT_TRUE(kept(Text, "cleaned"));
+}
+
+TEST_F(LocalOriginsTest, CxxReferencesCapturesAndRangeVariablesStayInTheShadow) {
+  std::string Text = rewrite("c.cpp",
+                             "#include <vector>\n"
+                             "int h(std::vector<int> &v, int k) {\n"
+                             "  int bound = 0, captured = 1, counted = 2, plain = 3;\n"
+                             "  int &alias = bound;\n"
+                             "  alias = k;\n"
+                             "  auto add = [&captured](int x) { captured += x; };\n"
+                             "  add(k);\n"
+                             "  for (int e : v) counted += e;\n"
+                             "  ++plain;\n"
+                             "  return bound + captured + counted + plain;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  EXPECT_TRUE(shadowed(Text, "bound")) << Text;
+  EXPECT_TRUE(shadowed(Text, "captured"));
+  EXPECT_TRUE(shadowed(Text, "e"));
+  EXPECT_TRUE(kept(Text, "counted"));
+  EXPECT_TRUE(kept(Text, "plain"));
+  EXPECT_TRUE(kept(Text, "k"));
+  // The lambda's own parameter has a companion of the lambda's body, not of h's.
+  EXPECT_TRUE(kept(Text, "x"));
+}
+
+TEST_F(LocalOriginsTest, TemplatesKeepEveryLocalInTheShadow) {
+  std::string Text = rewrite("d.cpp",
+                             "template <class T> T twice(T v) { int n = 2; return v * n; }\n"
+                             "int use() { return twice(3); }\n",
+                             {"-std=c++17"});
+  EXPECT_FALSE(kept(Text, "n")) << Text;
+  EXPECT_EQ(Text.find("__sleuth_o0_"), std::string::npos);
+}
+
+} // namespace
