@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -403,6 +404,23 @@ void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   }
 }
 
+void sleuth_call_args(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey, unsigned Pairs, ...) {
+  sleuth_call(Tu, Site, CalleeKey);
+  ThreadState &T = thread();
+  CallRecord &C = T.Calls.back();
+  va_list Args;
+  va_start(Args, Pairs);
+  for (unsigned I = 0; I < Pairs && C.NumMarks + 1 < CallRecord::MaxMarks; ++I) {
+    unsigned Position = va_arg(Args, unsigned), Origin = va_arg(Args, unsigned);
+    C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+    if (Origin != 0)
+      T.Pending.push_back(Origin - 1);
+  }
+  va_end(Args);
+  // The arguments' own reads, pushed after this, belong to position 0: no parameter's.
+  C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), 0};
+}
+
 void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress) {
   ThreadState &T = thread();
   nodeOf(Tu, 0); // registers the unit
@@ -427,9 +445,11 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
     CallRecord C = T.Calls.back();
     T.Calls.pop_back();
     // Argument i read what was read between its mark and the next mark (evaluation order of
-    // arguments is unspecified, so sort marks by position).
-    std::sort(C.Marks, C.Marks + C.NumMarks,
-              [](const ArgMark &A, const ArgMark &B) { return A.Pos < B.Pos; });
+    // arguments is unspecified, so sort marks by position). Stable, for the marks at one
+    // position that sleuth_call_args sets for arguments that read nothing; and the marks are few.
+    for (unsigned I = 1; I < C.NumMarks; ++I)
+      for (unsigned J = I; J > 0 && C.Marks[J - 1].Pos > C.Marks[J].Pos; --J)
+        std::swap(C.Marks[J - 1], C.Marks[J]);
     // A write inside an argument (`f(a, x = 3)`) consumes pending reads, so marks and the
     // record's base may lie beyond the reads left: clamp, never read or grow past them.
     unsigned End = static_cast<unsigned>(T.Pending.size());
@@ -453,6 +473,13 @@ void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsig
                   unsigned Position) {
   unsigned Origin = sleuth_param_origin(Tu, Site, Position);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Origin - 1, thread().Leaves);
+}
+
+void sleuth_enter_params(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress,
+                         unsigned FirstParam, unsigned Count) {
+  sleuth_enter(Tu, Func, Key, FrameAddress);
+  for (unsigned I = 0; I < Count; ++I)
+    sleuth_param_origin(Tu, FirstParam + I, I + 1);
 }
 
 unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {

@@ -61,12 +61,48 @@ TEST_F(LocalOriginsTest, PlainLocalsAndParametersAreKept) {
     EXPECT_TRUE(kept(Text, Var)) << Var << "\n" << Text;
     EXPECT_FALSE(shadowed(Text, Var)) << Var;
   }
-  EXPECT_NE(Text.find("sleuth_param_origin("), std::string::npos);
+  // Every parameter is kept: one fused entry probe, the origins computed from the unit's base.
+  EXPECT_NE(Text.find("sleuth_enter_params(&__sleuth_tu, 0u, "), std::string::npos);
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("__sleuth_o0_0 = __sleuth_tu\\.base \\+ [0-9]+u")));
   EXPECT_EQ(Text.find("sleuth_param("), std::string::npos);
+  EXPECT_EQ(Text.find("sleuth_param_origin("), std::string::npos);
   // The compound write passes the old origin; the declaration and the plain write pass none.
   EXPECT_TRUE(std::regex_search(
       Text, std::regex("(__sleuth_o0_[0-9]+) = sleuth_def\\(&__sleuth_tu, [0-9]+u, \\1\\)")));
   EXPECT_TRUE(std::regex_search(Text, std::regex("= sleuth_def\\(&__sleuth_tu, [0-9]+u, 0u\\)")));
+}
+
+TEST_F(LocalOriginsTest, ParametersMixKeptAndShadowed) {
+  std::string Text =
+      rewrite("m.c", "static void touch(int *p) { *p += 1; }\n"
+                     "int f(int kept, int taken) { touch(&taken); return kept + taken; }\n");
+  std::string F = Text.substr(Text.find("int f(")); // touch's one parameter is kept: fused
+  EXPECT_EQ(F.find("sleuth_enter_params("), std::string::npos) << Text;
+  EXPECT_NE(F.find("sleuth_param_origin(&__sleuth_tu, "), std::string::npos);
+  EXPECT_NE(F.find("sleuth_param(&__sleuth_tu, "), std::string::npos);
+  EXPECT_TRUE(kept(Text, "kept"));
+  EXPECT_TRUE(shadowed(Text, "taken"));
+}
+
+TEST_F(LocalOriginsTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
+  std::string Text = rewrite("k.c", "static int g(int a, int b) { return a - b; }\n"
+                                    "int f(int n, int *p) {\n"
+                                    "  int direct = g(n, n - 1);\n"
+                                    "  int memory = g(*p, n);\n"
+                                    "  int effect = g(n++, 2);\n"
+                                    "  return direct + memory + effect;\n"
+                                    "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_call_args\\(&__sleuth_tu, [0-9]+u, [0-9]+u, 2u, 1u, "
+                       "(__sleuth_o1_0), 2u, \\1\\), g\\(")))
+      << Text;
+  // Reading memory or writing a local: a mark per argument, as before.
+  size_t Args = 0;
+  for (size_t At = Text.find("sleuth_arg("); At != std::string::npos;
+       At = Text.find("sleuth_arg(", At + 1))
+    ++Args;
+  EXPECT_EQ(Args, 3u); // g(*p, n): two; g(n++, 2): one
 }
 
 TEST_F(LocalOriginsTest, LocalsReachableUnderOtherNamesStayInTheShadow) {

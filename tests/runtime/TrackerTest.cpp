@@ -899,31 +899,76 @@ TEST_F(TrackerTest, CompanionOriginsFlowLikeShadowedOnes) {
 }
 
 TEST_F(TrackerTest, ParameterOriginsComeFromTheArguments) {
+  // g(x, 7) into g(int a, int b), both parameters in companions; s = b + a. Either one probe per
+  // parameter, or a fused entry that makes both nodes, whose origins are then the unit's base
+  // plus the site.
+  for (bool Fused : {false, true}) {
+    Recording R = record([Fused](Program &P) {
+      Unit &U = P.unit();
+      unsigned G = U.func("g");
+      unsigned X = U.site(VarSite, "x"), C = U.site(CallSite, "<call g>");
+      unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G),
+               S = U.site(VarSite, "s", G);
+      U.enter(0);
+      unsigned Ox = sleuth_def(U.tu(), X, 0);
+      U.call(C, 9);
+      U.arg(C, 1);
+      sleuth_use(Ox);
+      U.arg(C, 2);
+      unsigned Oa, Ob;
+      if (Fused) {
+        sleuth_enter_params(U.tu(), G, 9, nullptr, A, 2);
+        Oa = U.tu()->base + A;
+        Ob = U.tu()->base + B;
+      } else {
+        U.enter(G, 9);
+        Oa = sleuth_param_origin(U.tu(), A, 1);
+        Ob = sleuth_param_origin(U.tu(), B, 2);
+      }
+      require(Oa != 0 && Ob != 0 && Oa != Ob, "parameters get origins of their own");
+      sleuth_use(Ob);
+      sleuth_use(Oa);
+      sleuth_def(U.tu(), S, 0);
+      sleuth_leave();
+      sleuth_leave();
+    });
+    ASSERT_TRUE(R.Graph);
+    EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"}) << Fused;
+    EXPECT_EQ(dataOf(*R.Graph, "b"), Names{}) << Fused;
+    EXPECT_EQ(dataOf(*R.Graph, "s"), (Names{"a", "b"})) << Fused;
+    EXPECT_EQ(hits(*R.Graph, "a"), 1u) << Fused;
+  }
+}
+
+TEST_F(TrackerTest, CallWithArgumentOriginsPassesThemByPosition) {
+  // r = g(7, y - x, x) where every argument reads only kept locals: one probe carries the
+  // (position, origin) pairs; what the arguments then read is dropped at the callee's entry.
+  // ext(y) is not instrumented: its result still depends on what its argument read.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
-    unsigned X = U.site(VarSite, "x"), C = U.site(CallSite, "<call g>");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>"),
+             E = U.site(CallSite, "<call ext>"), Q = U.site(VarSite, "q");
     unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G),
-             S = U.site(VarSite, "s", G);
+             Cp = U.site(ParamSite, "c", G);
     U.enter(0);
-    unsigned Ox = sleuth_def(U.tu(), X, 0);
-    U.call(C, 9);
-    U.arg(C, 1); // g(7, x)
-    U.arg(C, 2);
+    unsigned Ox = sleuth_def(U.tu(), X, 0), Oy = sleuth_def(U.tu(), Y, 0);
+    sleuth_call_args(U.tu(), C, 9, 4, 1u, 0u, 2u, Oy, 2u, Ox, 3u, Ox);
+    sleuth_use(Oy); // the arguments' own reads
     sleuth_use(Ox);
-    U.enter(G, 9);
-    unsigned Oa = sleuth_param_origin(U.tu(), A, 1);
-    unsigned Ob = sleuth_param_origin(U.tu(), B, 2);
-    sleuth_use(Ob);
-    sleuth_def(U.tu(), S, 0);
-    require(Oa != 0 && Ob != 0 && Oa != Ob, "parameters get origins of their own");
+    sleuth_use(Ox);
+    sleuth_enter_params(U.tu(), G, 9, nullptr, A, 3);
     sleuth_leave();
+    sleuth_call_args(U.tu(), E, 5, 1, 1u, Oy);
+    sleuth_use(Oy);
+    sleuth_def(U.tu(), Q, 0);
     sleuth_leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "a"), Names{});
-  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"x"});
-  EXPECT_EQ(dataOf(*R.Graph, "s"), Names{"b"});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), (Names{"x", "y"}));
+  EXPECT_EQ(dataOf(*R.Graph, "c"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "q"), Names{"y"});
 }
 
 TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {

@@ -3,9 +3,34 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace sleuth::instrumenter {
+
+// The companions whose locals E reads, if E reads nothing else (no memory through the shadow,
+// no call, no write): then its origins can be passed at the call, before it is evaluated.
+static bool readsOnlyCompanions(const Stmt *S, FunctionInstrumenter &F,
+                                std::vector<const std::string *> &Out) {
+  if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
+    return true;
+  if (isa<CallExpr, LambdaExpr, StmtExpr, BlockExpr, CXXConstructExpr>(S))
+    return false;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+      Cast && Cast->getCastKind() == CK_LValueToRValue) {
+    const std::string *Origin = F.Locals.companion(Cast->getSubExpr());
+    if (!Origin)
+      return false;
+    if (std::find(Out.begin(), Out.end(), Origin) == Out.end())
+      Out.push_back(Origin);
+    return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (!readsOnlyCompanions(Child, F, Out))
+      return false;
+  return true;
+}
 
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Overloaded operators and literals have no call syntax to mark beside; their operands'
@@ -33,7 +58,33 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   }
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
   std::string Unit = F.Ctx.unitAndSite(Site);
-  unsigned Position = 0;
+  // Arguments free of side effects that read only kept locals (f(L, n - 1)): their origins go
+  // with the call probe, one call instead of one per argument.
+  std::string Pairs;
+  unsigned NumPairs = 0, Position = 0;
+  bool Direct = !Op && Call->getNumArgs() > 0;
+  for (const Expr *Arg : Call->arguments()) {
+    ++Position;
+    std::vector<const std::string *> Origins;
+    if (!Direct || isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) ||
+        Arg->HasSideEffects(F.Ctx.Ast, /*IncludePossibleEffects=*/true) ||
+        !readsOnlyCompanions(Arg, F, Origins)) {
+      Direct = false;
+      break;
+    }
+    for (const std::string *Origin : Origins)
+      Pairs += ", " + std::to_string(Position) + "u, " + *Origin;
+    NumPairs += static_cast<unsigned>(Origins.size());
+  }
+  if (Direct && NumPairs > 0 && NumPairs <= 8) {
+    F.Ctx.wrap(R,
+               "((void)sleuth_call_args(" + Unit + ", " + std::to_string(Key) + "u, " +
+                   std::to_string(NumPairs) + "u" + Pairs + "), ",
+               ")");
+    F.countProbe();
+    return true;
+  }
+  Position = 0;
   for (const Expr *Arg : Call->arguments()) {
     if (Op && Arg == Call->getArg(0))
       continue; // the function object itself, not a parameter

@@ -10,41 +10,56 @@ namespace sleuth::instrumenter {
 
 bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   const auto *Body = cast<CompoundStmt>(F.Function->getBody());
+  std::string Sep = F.isCxx() ? "; " : ", ";
+  // When every parameter keeps its origin in a companion, the entry probe makes their nodes
+  // too (their sites are consecutive), and each companion is the node's id plus one: the
+  // unit's base plus the site, with no call per parameter.
+  bool AllKept = F.Function->getNumParams() > 0;
+  for (const ParmVarDecl *P : F.Function->parameters())
+    AllKept = AllKept && !P->getDeclName().isEmpty() && F.Locals.companion(P);
   std::string Params;
-  unsigned Position = 0;
+  unsigned Position = 0, FirstSite = 0;
   for (const ParmVarDecl *P : F.Function->parameters()) {
     ++Position;
     QualType T = P->getType();
+    const std::string *Origin = F.Locals.companion(P);
     if (P->getDeclName().isEmpty() || T->isReferenceType() || P->isParameterPack() ||
-        ((P->getStorageClass() == SC_Register || T->isVariablyModifiedType()) &&
-         !F.Locals.companion(P)))
+        ((P->getStorageClass() == SC_Register || T->isVariablyModifiedType()) && !Origin))
       continue;
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
-    if (const std::string *Origin = F.Locals.companion(P)) {
+    if (Position == 1)
+      FirstSite = Site;
+    if (AllKept) {
+      Params += "(void)(" + *Origin + " = " + F.Ctx.UnitName + ".base + " + std::to_string(Site) +
+                "u)" + Sep;
+    } else if (Origin) {
       Params += "(void)(" + *Origin + " = sleuth_param_origin(" + F.Ctx.unitAndSite(Site) + ", " +
-                std::to_string(Position) + "u))";
-      Params += F.isCxx() ? "; " : ", ";
-      continue;
+                std::to_string(Position) + "u))" + Sep;
+    } else {
+      std::string Addr =
+          F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
+      std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
+                                                             : "sizeof(" + Name + ")";
+      Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +
+                std::to_string(Position) + "u)" + Sep;
     }
-    std::string Addr = F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
-    std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
-                                                           : "sizeof(" + Name + ")";
-    Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +
-              std::to_string(Position) + "u)";
-    Params += F.isCxx() ? "; " : ", ";
   }
   std::string Key = std::to_string(FunctionInstrumenter::calleeKey(F.Function)) + "u";
   std::string Func = std::to_string(F.FunctionId) + "u";
+  std::string Fused = AllKept ? ", " + std::to_string(FirstSite) + "u, " +
+                                    std::to_string(F.Function->getNumParams()) + "u"
+                              : "";
   std::string Entry = F.Locals.declarations();
   if (F.isCxx()) {
-    Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + "); " +
-             Params;
+    Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + Fused +
+             "); " + Params;
   } else {
     // A declaration, since C89 allows no statement before the body's declarations.
-    Entry += " int __sleuth_frame __attribute__((unused)) = ((void)sleuth_enter(&" +
-             F.Ctx.UnitName + ", " + Func + ", " + Key + ", __builtin_frame_address(0)), " +
-             Params + "0);";
+    Entry += " int __sleuth_frame __attribute__((unused)) = ((void)" +
+             std::string(AllKept ? "sleuth_enter_params(&" : "sleuth_enter(&") + F.Ctx.UnitName +
+             ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + "), " + Params +
+             "0);";
     // Falling off the end of the body leaves the frame too.
     F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
   }

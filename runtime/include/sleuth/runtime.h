@@ -140,11 +140,22 @@ void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const
  * identifies the callee (0 when unknown: calls through pointers or virtual calls). */
 SLEUTH_PROBE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key);
 SLEUTH_PROBE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
+/* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
+ * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
+ * before the call (at most 8 pairs). What the arguments then read is the callee's no more. */
+SLEUTH_PROBE void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned callee_key,
+                                   unsigned pairs, ...);
 
 /* Function entry and exit. `frame_address` identifies C frames so that frames abandoned by
  * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. */
 SLEUTH_PROBE void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
                                const void *frame_address);
+/* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
+ * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
+ * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call. */
+SLEUTH_PROBE void sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                      const void *frame_address, unsigned first_param,
+                                      unsigned count);
 SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                                unsigned long size, unsigned position);
 /* A return: node `site` depends on the pending reads; the frame is left and the caller's
@@ -166,6 +177,9 @@ namespace sleuth {
 class Frame {
 public:
   Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) { sleuth_enter(Tu, Func, Key, 0); }
+  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key, unsigned FirstParam, unsigned Count) : Tu(Tu) {
+    sleuth_enter_params(Tu, Func, Key, 0, FirstParam, Count);
+  }
   Frame(const Frame &) = delete;
   Frame &operator=(const Frame &) = delete;
   ~Frame() {
