@@ -242,6 +242,10 @@ void FunctionInstrumenter::computeControlDependences() {
         if (std::find(It->second.begin(), It->second.end(), Found->second) == It->second.end())
           It->second.push_back(Found->second);
       }
+      // Innermost first: sites are numbered in post-order, so a nested test has a smaller id
+      // than the tests around it, and it is most often the one executed last, with which the
+      // runtime's search for the latest controller can stop early.
+      std::sort(It->second.begin(), It->second.end());
     }
     std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
     for (unsigned C : It->second)

@@ -161,6 +161,8 @@ unsigned resolveControl(ThreadState &T, sleuth_tu *Tu, const sleuth_site &Site) 
     if (Seq > BestSeq) {
       BestSeq = Seq;
       Best = Test;
+      if (Seq == T.Seq)
+        break; // the latest test of all: no other can be later (zlib's inflate has dozens)
     }
   }
   return Best != NoNode ? Best : F.CallControl;
