@@ -387,13 +387,14 @@ void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line, const
 void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
-  CallRecord C;
+  unsigned Control = resolveControl(T, Tu, Tu->sites[Site]);
+  // In place: a record is 150 bytes, mostly argument marks that few calls use.
+  CallRecord &C = T.Calls.emplace_back();
   C.Depth = static_cast<unsigned>(T.Frames.size());
   C.Site = Node;
   C.Key = CalleeKey;
   C.ReadBase = static_cast<unsigned>(T.Pending.size());
-  C.Control = resolveControl(T, Tu, Tu->sites[Site]);
-  T.Calls.push_back(C);
+  C.Control = Control;
 }
 
 void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
@@ -444,8 +445,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
     T.Calls.pop_back();
   }
   if (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
-    CallRecord C = T.Calls.back();
-    T.Calls.pop_back();
+    CallRecord &C = T.Calls.back(); // popped below, once its marks are read
     // Argument i read what was read between its mark and the next mark (evaluation order of
     // arguments is unspecified, so sort marks by position). Stable, for the marks at one
     // position that sleuth_call_args sets for arguments that read nothing; and the marks are few.
@@ -463,6 +463,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
     }
     T.Pending.resize(std::min(C.ReadBase, End));
     F.CallControl = C.Control;
+    T.Calls.pop_back();
   } else {
     F.CallControl = NoNode;
   }

@@ -34,6 +34,8 @@ struct ArgMark {
 
 struct CallRecord {
   static constexpr unsigned MaxMarks = 16;
+  // User-provided, not `= default`: emplace_back() would then zero the marks first.
+  CallRecord() {}
   unsigned Depth = 0; // number of frames when the call was made
   unsigned Site = 0;
   unsigned Key = 0;
@@ -59,21 +61,23 @@ struct PendingWrite {
 /// are recorded already. Sites run in loops depend on the same few origins again and again;
 /// finding them here (a set, not the last few, since a node reading three variables cycles
 /// through three origins) spares the edge sets' hashing, in the cache line the hit count needs.
-struct NodeState {
-  static constexpr unsigned Known = 8;
-  uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
+struct alignas(64) NodeState {
+  static constexpr unsigned Known = 12;
+  uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode,
+                               NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
   uint32_t Hits = 0;
   uint32_t KnownControl = NoNode;
 
-  /// True if From is among the known data origins: two vector compares where SSE2 is there
-  /// (this runs once per read a node consumes, the runtime's most frequent question).
+  /// True if From is among the known data origins: three vector compares where SSE2 is there
+  /// (this runs once per read a node consumes, the runtime's most frequent question), in the
+  /// one cache line that the node's state fills.
   bool knowsData(uint32_t From) const {
 #ifdef __SSE2__
     __m128i Key = _mm_set1_epi32(static_cast<int>(From));
-    __m128i Low = _mm_loadu_si128(reinterpret_cast<const __m128i *>(KnownData));
-    __m128i High = _mm_loadu_si128(reinterpret_cast<const __m128i *>(KnownData + 4));
-    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi32(Low, Key), _mm_cmpeq_epi32(High, Key))) !=
-           0;
+    auto Slots = [&](unsigned I) {
+      return _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i *>(KnownData + I)), Key);
+    };
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(Slots(0), Slots(4)), Slots(8))) != 0;
 #else
     for (uint32_t Origin : KnownData)
       if (Origin == From)
@@ -82,6 +86,7 @@ struct NodeState {
 #endif
   }
 };
+static_assert(sizeof(NodeState) == 64);
 
 /// The pending reads of a thread: a stack whose top and end live in the thread-local
 /// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
