@@ -203,6 +203,7 @@ void leaveFrame(ThreadState &T) {
   while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
     T.Calls.pop_back();
   T.Frames.pop_back();
+  T.Pending.setFrameBase(T.Frames.back().ReadBase);
 }
 
 // The call record of `CallNode` made in the current frame; records of calls made later in this
@@ -345,11 +346,6 @@ int sleuth_decl(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigne
   return 0;
 }
 
-void sleuth_discard(void) {
-  ThreadState &T = thread();
-  T.Pending.resize(T.Frames.back().ReadBase);
-}
-
 int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
@@ -470,6 +466,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
   F.ReadBase = static_cast<unsigned>(T.Pending.size());
   F.Func = Tu->func_base + Func;
   T.Frames.push_back(F);
+  T.Pending.setFrameBase(F.ReadBase);
 }
 
 void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,

@@ -112,6 +112,11 @@ public:
     if (N < size())
       sleuth_pending_reads.top = Begin + N;
   }
+  /// The current frame's reads start at Index (the inline sleuth_discard drops to there).
+  void setFrameBase(size_t Index) {
+    FrameBase = Index;
+    sleuth_pending_reads.frame = Begin + Index;
+  }
   void append(const uint32_t *First, const uint32_t *Last) {
     size_t N = static_cast<size_t>(Last - First);
     if (size() + N > capacity())
@@ -131,8 +136,10 @@ private:
     Begin = Storage;
     sleuth_pending_reads.top = Begin + Size;
     sleuth_pending_reads.end = Begin + Capacity;
+    sleuth_pending_reads.frame = Begin + FrameBase;
   }
   uint32_t *Begin = nullptr;
+  size_t FrameBase = 0;
 };
 
 struct ThreadState {

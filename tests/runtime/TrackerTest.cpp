@@ -971,6 +971,36 @@ TEST_F(TrackerTest, CallWithArgumentOriginsPassesThemByPosition) {
   EXPECT_EQ(dataOf(*R.Graph, "q"), Names{"y"});
 }
 
+TEST_F(TrackerTest, DiscardDropsOnlyTheCurrentFramesReads) {
+  // w = x + (g(), 0) with `y;` discarded inside g, then `x;` discarded in the caller before
+  // v = 1: the inline discard drops to the current frame's first read, which entering and
+  // leaving g move.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>"),
+             W = U.site(VarSite, "w"), V = U.site(VarSite, "v"), Z = U.site(VarSite, "z", G);
+    U.enter(0);
+    unsigned Ox = sleuth_def(U.tu(), X, 0), Oy = sleuth_def(U.tu(), Y, 0);
+    sleuth_use(Ox);
+    U.call(C, 3);
+    U.enter(G, 3);
+    sleuth_use(Oy);
+    sleuth_discard();
+    sleuth_def(U.tu(), Z, 0);
+    sleuth_leave();
+    sleuth_def(U.tu(), W, 0);
+    sleuth_use(Ox);
+    sleuth_discard();
+    sleuth_def(U.tu(), V, 0);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "z"), Names{});
+  EXPECT_EQ(dataOf(*R.Graph, "w"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "v"), Names{});
+}
+
 TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {
   // The inline push falls back to the runtime when the stack is full (and on a thread's
   // first read, before it has one): a node reading 1,000 locals depends on all of them.

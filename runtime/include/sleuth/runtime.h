@@ -78,8 +78,9 @@ struct sleuth_tu {
  * for none) in a companion local of the instrumented function instead of the shadow memory:
  * reading one pushes that origin on the thread's stack of pending reads, inline. */
 struct sleuth_reads {
-  unsigned *top; /* the next free slot */
-  unsigned *end; /* the end of the storage; top == end: full, or no storage yet */
+  unsigned *top;   /* the next free slot */
+  unsigned *end;   /* the end of the storage; top == end: full, or no storage yet */
+  unsigned *frame; /* the current frame's first read: those below belong to its callers */
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
@@ -124,8 +125,14 @@ SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr
  * allows where statements are not yet allowed. Returns 0. */
 SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                              unsigned long size);
-/* Forget pending reads of a full expression whose value was discarded. */
-SLEUTH_PROBE void sleuth_discard(void);
+/* Forget pending reads of a full expression whose value was discarded (inline: the frame's
+ * reads start at sleuth_pending_reads.frame). */
+static void sleuth_discard(void) __attribute__((unused));
+static void sleuth_discard(void) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  if (r->top > r->frame)
+    r->top = r->frame;
+}
 
 /* Conditions: records the test and returns `outcome` unchanged. */
 SLEUTH_PROBE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome);
