@@ -79,6 +79,8 @@ private:
       return false; // a reference's initializer, a default argument...
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
       return Cast->getCastKind() == CK_LValueToRValue;
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
+      return Cast->getCastKind() == CK_ToVoid; // `(void)unused_parameter;`
     if (const auto *B = dyn_cast<BinaryOperator>(Parent))
       return B->isAssignmentOp() && B->getLHS() == Child;
     if (const auto *U = dyn_cast<UnaryOperator>(Parent))
@@ -128,7 +130,14 @@ const std::string *LocalOrigins::companion(const Expr *E) const {
 std::string LocalOrigins::declarations() const {
   std::string Text;
   for (const std::string &Name : Order)
-    Text += " unsigned " + Name + " __attribute__((unused)) = 0u;";
+    Text += " unsigned " + Name + " = 0u;";
+  return Text;
+}
+
+std::string LocalOrigins::uses(const std::string &Separator) const {
+  std::string Text;
+  for (const std::string &Name : Order)
+    Text += "(void)" + Name + Separator;
   return Text;
 }
 

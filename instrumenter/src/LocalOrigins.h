@@ -34,6 +34,10 @@ public:
 
   /// The companions' declarations, for the top of the body (C89 allows them there).
   std::string declarations() const;
+  /// The companions, each cast to void and followed by Separator: a use, so that a variable
+  /// never read leaves no unused companion (`__attribute__((unused))` would trip clang's
+  /// -Wused-but-marked-unused where it is read).
+  std::string uses(const std::string &Separator) const;
   bool empty() const { return Order.empty(); }
 
 private:

@@ -30,11 +30,11 @@ if [ "$lang" = c ]; then
   std=c89
   case "$name" in c99*) std=c99 ;; esac
   flags="-std=$std -pedantic -Wall -Wextra -Werror"
-  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma"; fi
+  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
   libs="-lstdc++ -lpthread"
 else
   flags="-std=c++20 -Wall -Wextra -Werror"
-  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma"; fi
+  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
   libs="-lpthread"
 fi
 

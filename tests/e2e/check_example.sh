@@ -25,10 +25,10 @@ if [ "$lang" = c ]; then
   std=c89
   case "$name" in c99*) std=c99 ;; esac
   flags="-std=$std -pedantic -Wall -Wextra -Werror"
-  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma"; fi
+  if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 else
   flags="-std=c++20 -Wall -Wextra -Werror"
-  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma"; fi
+  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 fi
 
 fail() { echo "FAIL [$name/$family]: $*"; exit 1; }

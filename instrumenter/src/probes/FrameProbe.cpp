@@ -50,6 +50,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   std::string Fused = AllKept ? ", " + std::to_string(FirstSite) + "u, " +
                                     std::to_string(F.Function->getNumParams()) + "u"
                               : "";
+  Params += F.Locals.uses(Sep);
   std::string Entry = F.Locals.declarations();
   if (F.isCxx()) {
     Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + Fused +
