@@ -162,6 +162,7 @@ void FunctionInstrumenter::walk(const Stmt *S) {
       walk(Child);
   visit(S);
   if (const auto *E = dyn_cast<Expr>(S)) {
+    MacroReadProbe::instrument(E, *this);
     AssertionProbe::instrument(S, *this);
     ProbesInside[S] = Probes - Before;
     if (Ctx.isDiscarded(E))

@@ -9,6 +9,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace sleuth::instrumenter {
 
@@ -44,6 +45,10 @@ public:
     auto I = ProbesInside.find(E);
     return I != ProbesInside.end() && I->second > 0;
   }
+
+  /// Locals and parameters read inside the macro expansion that an expression is, by
+  /// expression (MacroReadProbe).
+  llvm::MapVector<const clang::Expr *, std::vector<const clang::VarDecl *>> MacroReads;
 
   bool isCxx() const { return !Ctx.isC(); }
   static unsigned calleeKey(const clang::FunctionDecl *F);

@@ -16,6 +16,18 @@ public:
   static bool instrumentDependent(const clang::DeclRefExpr *Ref, FunctionInstrumenter &F);
 };
 
+/// Reads that a macro's expansion hides from the rewriter (`#define SQUARE(v) ((v) * (v))`: the
+/// argument is spelled twice; a macro body naming a local): a local or parameter read inside
+/// an expression that is one whole macro expansion is read just before that expression, where
+/// the text is the file's. The expression then reads what the macro read.
+class MacroReadProbe {
+public:
+  /// Called for a read whose own text is not a plain file range.
+  static void record(const clang::ImplicitCastExpr *Read, FunctionInstrumenter &F);
+  /// Called for every expression after its own probes: prefixes the reads recorded for it.
+  static bool instrument(const clang::Expr *E, FunctionInstrumenter &F);
+};
+
 /// Writes: `=`, compound assignments, `++`/`--` on scalars.
 class WriteProbe {
 public:

@@ -26,8 +26,10 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   QualType T = L->getType();
   if (const std::string *Origin = F.Locals.companion(L); Origin && !isConstantUse(L)) {
     CharSourceRange R = F.Ctx.fileRange(L);
-    if (R.isInvalid())
+    if (R.isInvalid()) {
+      MacroReadProbe::record(Cast, F);
       return false;
+    }
     F.Ctx.wrap(R, "(sleuth_use(" + *Origin + "), ", ")");
     F.countProbe();
     return true;
@@ -36,8 +38,10 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
       L->isInstantiationDependent())
     return false;
   CharSourceRange R = F.Ctx.fileRange(L);
-  if (R.isInvalid())
+  if (R.isInvalid()) {
+    MacroReadProbe::record(Cast, F);
     return false;
+  }
   std::string Text = F.Ctx.text(R);
   if (F.isCxx()) {
     F.Ctx.wrap(R, "sleuth::rd(", ")");

@@ -1,6 +1,7 @@
-// Which locals keep their origins in companion locals (instrumenter/src/LocalOrigins.h), seen in
-// the rewritten text: a companion's read is `(sleuth_use(__sleuth_o...), x)`, a shadowed one
-// takes the variable's address.
+// Probe rewrites seen in the rewritten text: which locals keep their origins in companion locals
+// (instrumenter/src/LocalOrigins.h; a companion's read is `(sleuth_use(__sleuth_o...), x)`, a
+// shadowed one takes the variable's address), calls that carry their arguments' origins, and
+// reads hidden in macro expansions (MacroReadProbe).
 #include "sleuth/instrumenter/instrumenter.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -15,10 +16,10 @@ using namespace sleuth;
 
 namespace {
 
-class LocalOriginsTest : public ::testing::Test {
+class RewriteTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-local-origins-test", Root));
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-rewrite-test", Root));
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Root); }
 
@@ -44,23 +45,31 @@ protected:
   /// True if reads of Var go through the shadow memory.
   static bool shadowed(const std::string &Text, const std::string &Var) {
     return Text.find("sleuth_get(&(" + Var + ")") != std::string::npos ||
+           Text.find("sleuth_getp((void *)(__UINTPTR_TYPE__)&(" + Var + ")") != std::string::npos ||
            Text.find("sleuth::rd(" + Var + ")") != std::string::npos;
+  }
+
+  /// Each of Kept reads through a companion; each of Shadowed through the shadow memory.
+  static void expectPlaces(const std::string &Text, std::vector<std::string> Kept,
+                           std::vector<std::string> Shadowed) {
+    for (const std::string &Var : Kept)
+      EXPECT_TRUE(kept(Text, Var) && !shadowed(Text, Var)) << Var << " not kept:\n" << Text;
+    for (const std::string &Var : Shadowed)
+      EXPECT_TRUE(shadowed(Text, Var) && !kept(Text, Var)) << Var << " not shadowed:\n" << Text;
   }
 
   llvm::SmallString<128> Root;
 };
 
-TEST_F(LocalOriginsTest, PlainLocalsAndParametersAreKept) {
-  std::string Text = rewrite("a.c", "int f(int n, int *a) {\n"
+TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
+  std::string Text = rewrite("a.c", "int f(int n, int *a, int unused) {\n"
+                                    "  (void)unused;\n"
                                     "  int s = 0;\n"
                                     "  for (int i = 0; i < n; i++) s += a[i];\n"
                                     "  register int r = s; r = r * 2;\n"
                                     "  return r;\n"
                                     "}\n");
-  for (const char *Var : {"n", "a", "s", "i", "r"}) {
-    EXPECT_TRUE(kept(Text, Var)) << Var << "\n" << Text;
-    EXPECT_FALSE(shadowed(Text, Var)) << Var;
-  }
+  expectPlaces(Text, {"n", "a", "s", "i", "r"}, {});
   // Every parameter is kept: one fused entry probe, the origins computed from the unit's base.
   EXPECT_NE(Text.find("sleuth_enter_params(&__sleuth_tu, 0u, "), std::string::npos);
   EXPECT_TRUE(
@@ -73,7 +82,7 @@ TEST_F(LocalOriginsTest, PlainLocalsAndParametersAreKept) {
   EXPECT_TRUE(std::regex_search(Text, std::regex("= sleuth_def\\(&__sleuth_tu, [0-9]+u, 0u\\)")));
 }
 
-TEST_F(LocalOriginsTest, ParametersMixKeptAndShadowed) {
+TEST_F(RewriteTest, ParametersMixKeptAndShadowed) {
   std::string Text =
       rewrite("m.c", "static void touch(int *p) { *p += 1; }\n"
                      "int f(int kept, int taken) { touch(&taken); return kept + taken; }\n");
@@ -85,7 +94,7 @@ TEST_F(LocalOriginsTest, ParametersMixKeptAndShadowed) {
   EXPECT_TRUE(shadowed(Text, "taken"));
 }
 
-TEST_F(LocalOriginsTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
+TEST_F(RewriteTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
   std::string Text = rewrite("k.c", "static int g(int a, int b) { return a - b; }\n"
                                     "int f(int n, int *p) {\n"
                                     "  int direct = g(n, n - 1);\n"
@@ -105,7 +114,7 @@ TEST_F(LocalOriginsTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins)
   EXPECT_EQ(Args, 3u); // g(*p, n): two; g(n++, 2): one
 }
 
-TEST_F(LocalOriginsTest, LocalsReachableUnderOtherNamesStayInTheShadow) {
+TEST_F(RewriteTest, LocalsReachableUnderOtherNamesStayInTheShadow) {
   std::string Text = rewrite("b.c", "#include <setjmp.h>\n"
                                     "static void use(int *p) { *p = 1; }\n"
                                     "static void done(int *p) { (void)p; }\n"
@@ -116,15 +125,10 @@ TEST_F(LocalOriginsTest, LocalsReachableUnderOtherNamesStayInTheShadow) {
                                     "  use(&taken);\n"
                                     "  return taken + vol + guarded + plain;\n"
                                     "}\n");
-  EXPECT_TRUE(shadowed(Text, "taken")) << Text;
-  EXPECT_FALSE(kept(Text, "taken"));
-  EXPECT_FALSE(kept(Text, "vol"));
-  EXPECT_FALSE(kept(Text, "guarded"));
-  EXPECT_TRUE(kept(Text, "plain"));
-  EXPECT_TRUE(kept(Text, "cleaned"));
+  expectPlaces(Text, {"plain", "cleaned"}, {"taken", "vol", "guarded"});
 }
 
-TEST_F(LocalOriginsTest, CxxReferencesCapturesAndRangeVariablesStayInTheShadow) {
+TEST_F(RewriteTest, CxxReferencesCapturesAndRangeVariablesStayInTheShadow) {
   std::string Text = rewrite("c.cpp",
                              "#include <vector>\n"
                              "int h(std::vector<int> &v, int k) {\n"
@@ -138,23 +142,42 @@ TEST_F(LocalOriginsTest, CxxReferencesCapturesAndRangeVariablesStayInTheShadow) 
                              "  return bound + captured + counted + plain;\n"
                              "}\n",
                              {"-std=c++17"});
-  EXPECT_TRUE(shadowed(Text, "bound")) << Text;
-  EXPECT_TRUE(shadowed(Text, "captured"));
-  EXPECT_TRUE(shadowed(Text, "e"));
-  EXPECT_TRUE(kept(Text, "counted"));
-  EXPECT_TRUE(kept(Text, "plain"));
-  EXPECT_TRUE(kept(Text, "k"));
-  // The lambda's own parameter has a companion of the lambda's body, not of h's.
-  EXPECT_TRUE(kept(Text, "x"));
+  // The lambda's own parameter x has a companion of the lambda's body, not of h's.
+  expectPlaces(Text, {"counted", "plain", "k", "x"}, {"bound", "captured", "e"});
 }
 
-TEST_F(LocalOriginsTest, TemplatesKeepEveryLocalInTheShadow) {
+TEST_F(RewriteTest, TemplatesKeepEveryLocalInTheShadow) {
   std::string Text = rewrite("d.cpp",
                              "template <class T> T twice(T v) { int n = 2; return v * n; }\n"
                              "int use() { return twice(3); }\n",
                              {"-std=c++17"});
   EXPECT_FALSE(kept(Text, "n")) << Text;
   EXPECT_EQ(Text.find("__sleuth_o0_"), std::string::npos);
+}
+
+TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
+  std::string Text = rewrite("mac.c", "#define SQUARE(v) ((v) * (v))\n"
+                                      "#define SCALED (x * factor)\n"
+                                      "#define CELL(p) ((p)[index])\n"
+                                      "int f(int x, int *cells) {\n"
+                                      "  int factor = 3, index = 1, y, z;\n"
+                                      "  int *where = &factor;\n"
+                                      "  y = SQUARE(x);\n"
+                                      "  z = SCALED + *where;\n"
+                                      "  CELL(cells) = y;\n"
+                                      "  return y + z;\n"
+                                      "}\n");
+  // SQUARE's argument is spelled once but read twice: one read of x before the expansion.
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("y = \\(sleuth_use\\(__sleuth_o0_0\\), SQUARE\\(x\\)\\)")))
+      << Text;
+  // A macro body naming a kept local and one in the shadow memory (its address is taken).
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(sleuth_use\\(__sleuth_o0_0\\), \\(void\\)sleuth_get\\(&\\(factor\\), "
+                       "sizeof\\(factor\\)\\), SCALED\\)")))
+      << Text;
+  // An lvalue expansion stays as it was: in C a comma expression is no lvalue.
+  EXPECT_NE(Text.find("(CELL(cells) = "), std::string::npos) << Text;
 }
 
 } // namespace
