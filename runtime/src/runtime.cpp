@@ -29,7 +29,7 @@ using namespace sleuth::rt;
 
 extern "C" {
 __thread sleuth_reads sleuth_pending_reads
-    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr};
+    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr, nullptr};
 }
 
 namespace sleuth::rt {
