@@ -949,8 +949,9 @@ TEST_F(TrackerTest, CallWithArgumentOriginsPassesThemByPosition) {
     unsigned G = U.func("g");
     unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>"),
              E = U.site(CallSite, "<call ext>"), Q = U.site(VarSite, "q");
-    unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G),
-             Cp = U.site(ParamSite, "c", G);
+    unsigned A = U.site(ParamSite, "a", G);
+    U.site(ParamSite, "b", G); // A + 1 and A + 2: sleuth_enter_params makes the three of them
+    U.site(ParamSite, "c", G);
     U.enter(0);
     unsigned Ox = sleuth_def(U.tu(), X, 0), Oy = sleuth_def(U.tu(), Y, 0);
     sleuth_call_args(U.tu(), C, 9, 4, 1u, 0u, 2u, Oy, 2u, Ox, 3u, Ox);

@@ -29,6 +29,11 @@ extern "C" {
 #define SLEUTH_PROBE
 #endif
 
+/* The inline probes are a few instructions, but GCC weighs them against the size of the function
+ * they are used in and, in a large one (Lua's interpreter loop), calls an outlined copy instead:
+ * a call per read of a kept local (bench/RESULTS.md). */
+#define SLEUTH_INLINE static __inline__ __attribute__((always_inline))
+
 /* Kinds of sites. The first five become nodes of the dependence graph. */
 enum sleuth_site_kind {
   SLEUTH_SITE_VAR = 0,    /* a write: assignment, declaration, ++/-- */
@@ -86,7 +91,7 @@ struct sleuth_reads {
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
 SLEUTH_PROBE void sleuth_use_slow(unsigned origin);
-static __inline__ void sleuth_use(unsigned origin) {
+SLEUTH_INLINE void sleuth_use(unsigned origin) {
   if (origin != 0) {
     struct sleuth_reads *r = &sleuth_pending_reads;
     if (r->top != r->end)
@@ -127,7 +132,7 @@ SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile
                              unsigned long size);
 /* Forget pending reads of a full expression whose value was discarded (inline: the frame's
  * reads start at sleuth_pending_reads.frame). */
-static __inline__ void sleuth_discard(void) {
+SLEUTH_INLINE void sleuth_discard(void) {
   struct sleuth_reads *r = &sleuth_pending_reads;
   if (r->top > r->frame)
     r->top = r->frame;
