@@ -1,0 +1,120 @@
+/* A runtime whose probes do nothing but what the instrumented code needs of them (addresses and
+ * outcomes handed back, a pending-read stack to push on): preloaded into a dependency-mode
+ * build by bench/runtime's `deps-noop` variant, it measures what the instrumentation costs by
+ * itself, the calls and the optimizations they prevent, apart from the real runtime's work.
+ * No real runtime, however fast, can make a dependency-mode build faster than this.
+ *
+ * Compiled against the real header, so that a probe whose signature changes fails to build
+ * here rather than measure something else. */
+#include "sleuth/runtime.h"
+
+#include <stdlib.h>
+
+#define NOOP_TLS __thread __attribute__((tls_model("initial-exec")))
+
+__thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
+
+enum { ReadSlots = 1 << 16, PendingSetps = 256 };
+static NOOP_TLS unsigned *Reads;
+static NOOP_TLS void *Setps[PendingSetps];
+static NOOP_TLS unsigned NumSetps;
+
+/* Empties the pending-read stack (allocating it on first use): the reads are never consumed. */
+static void forgetReads(void) {
+  if (!Reads) {
+    Reads = malloc(ReadSlots * sizeof *Reads);
+    if (!Reads)
+      abort();
+    sleuth_pending_reads.end = Reads + ReadSlots;
+  }
+  sleuth_pending_reads.top = sleuth_pending_reads.frame = Reads;
+}
+
+void sleuth_use_slow(unsigned origin) {
+  (void)origin;
+  forgetReads();
+}
+unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+  (void)tu, (void)prior;
+  forgetReads();
+  return site + 1;
+}
+unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+  (void)tu, (void)prior;
+  return site + 1;
+}
+unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position) {
+  (void)tu, (void)position;
+  return site + 1;
+}
+void sleuth_get(const volatile void *addr, unsigned long size) { (void)addr, (void)size; }
+void *sleuth_getp(const volatile void *addr, unsigned long size) {
+  (void)size;
+  return (void *)addr;
+}
+void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                unsigned long size) {
+  (void)tu, (void)site, (void)addr, (void)size;
+  forgetReads();
+}
+void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size) {
+  (void)tu, (void)site, (void)size;
+  Setps[NumSetps++ % PendingSetps] = addr;
+  return addr;
+}
+void *sleuth_commit(void) { return NumSetps ? Setps[--NumSetps % PendingSetps] : NULL; }
+void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size) {
+  (void)tu, (void)site, (void)size;
+  return addr;
+}
+int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                unsigned long size) {
+  (void)tu, (void)site, (void)addr, (void)size;
+  return 0;
+}
+int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
+  (void)tu, (void)site;
+  forgetReads();
+  return outcome;
+}
+unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value) {
+  (void)tu, (void)site;
+  return value;
+}
+int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome) {
+  (void)tu, (void)site;
+  return outcome;
+}
+void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const char *function) {
+  (void)expr, (void)file, (void)line, (void)function;
+  abort();
+}
+void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key) {
+  (void)tu, (void)site, (void)callee_key;
+}
+void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position) {
+  (void)tu, (void)site, (void)position;
+}
+void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned callee_key, unsigned pairs,
+                      ...) {
+  (void)tu, (void)site, (void)callee_key, (void)pairs;
+}
+void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key, const void *frame_address) {
+  (void)tu, (void)func, (void)key, (void)frame_address;
+  forgetReads();
+}
+void sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                         const void *frame_address, unsigned first_param, unsigned count) {
+  (void)first_param, (void)count;
+  sleuth_enter(tu, func, key, frame_address);
+}
+void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+                  unsigned long size, unsigned position) {
+  (void)tu, (void)site, (void)addr, (void)size, (void)position;
+}
+void sleuth_ret(struct sleuth_tu *tu, unsigned site) {
+  (void)tu, (void)site;
+  forgetReads();
+}
+void sleuth_leave(void) { forgetReads(); }
+void sleuth_flush(void) {}
