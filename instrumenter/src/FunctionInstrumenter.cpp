@@ -11,6 +11,8 @@
 #include "clang/Analysis/CFGStmtMap.h"
 #include "llvm/Support/xxhash.h"
 
+#include <map>
+
 using namespace clang;
 
 namespace sleuth::instrumenter {
@@ -224,34 +226,70 @@ void FunctionInstrumenter::computeControlDependences() {
   std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), &Parents));
   if (!Map)
     return;
-  ControlDependencyCalculator Dependences(Graph.get());
-  llvm::DenseMap<const CFGBlock *, std::vector<unsigned>> Cache;
+  // Direct control dependences (the post-dominance frontier, not Clang's iterated one): a site
+  // inside `if (b)` inside `while (a)` is controlled by b alone, as b itself is by a. The runtime
+  // picks the latest executed of a site's controllers, which among the transitive ones was the
+  // same test; with the direct ones most sites have one, which the inline writes of runtime.h
+  // resolve without a call, and the others fewer to search.
+  CFGPostDomTree PostDominators(Graph.get());
+  auto &Tree = PostDominators.getBase();
+  llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CFGBlock *, 2>> Direct;
+  for (const CFGBlock *Branch : *Graph) {
+    if (!Branch || Branch->succ_size() < 2)
+      continue;
+    auto *BranchNode = Tree.getNode(const_cast<CFGBlock *>(Branch));
+    if (!BranchNode)
+      continue;
+    auto *Stop = BranchNode->getIDom();
+    for (const CFGBlock::AdjacentBlock &Successor : Branch->succs()) {
+      CFGBlock *Target = Successor.getReachableBlock();
+      if (!Target)
+        continue;
+      // Every block from the successor up to (not including) the branch's immediate
+      // post-dominator runs only if the branch went that way.
+      for (auto *Runner = Tree.getNode(Target); Runner && Runner != Stop && Runner->getBlock();
+           Runner = Runner->getIDom()) {
+        auto &Controllers = Direct[Runner->getBlock()];
+        if (!llvm::is_contained(Controllers, Branch))
+          Controllers.push_back(Branch);
+      }
+    }
+  }
+  // A test's own condition may span several blocks (`(a || b) && c`), and a loop test controls
+  // itself: those branches, and branches that are no test site at all (the `a &&` of an
+  // unrecorded condition), stand for the tests that control them in turn.
+  llvm::DenseSet<unsigned> TestSites;
+  for (const auto &Entry : TerminatorSites)
+    TestSites.insert(Entry.second);
+  std::map<std::pair<const CFGBlock *, unsigned>, std::vector<unsigned>> Cache;
   for (auto &[SiteId, Anchor] : Anchors) {
     const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
     if (!Block)
       continue;
-    auto [It, Inserted] = Cache.try_emplace(Block);
+    unsigned Self = TestSites.contains(SiteId) ? SiteId : ~0u;
+    auto [It, Inserted] = Cache.try_emplace({Block, Self});
     if (Inserted) {
-      for (CFGBlock *Controller :
-           Dependences.getControlDependencies(const_cast<CFGBlock *>(Block))) {
+      llvm::SmallPtrSet<const CFGBlock *, 8> Seen;
+      llvm::SmallVector<const CFGBlock *, 8> Work(Direct.lookup(Block));
+      while (!Work.empty()) {
+        const CFGBlock *Controller = Work.pop_back_val();
+        if (!Seen.insert(Controller).second)
+          continue;
         const Stmt *T = Controller->getTerminatorStmt();
-        if (!T)
+        auto Found = T ? TerminatorSites.find(T) : TerminatorSites.end();
+        if (Found == TerminatorSites.end() || Found->second == Self) {
+          llvm::append_range(Work, Direct.lookup(Controller));
           continue;
-        auto Found = TerminatorSites.find(T);
-        if (Found == TerminatorSites.end())
-          continue;
-        if (std::find(It->second.begin(), It->second.end(), Found->second) == It->second.end())
+        }
+        if (!llvm::is_contained(It->second, Found->second))
           It->second.push_back(Found->second);
       }
       // Innermost first: sites are numbered in post-order, so a nested test has a smaller id
       // than the tests around it, and it is most often the one executed last, with which the
       // runtime's search for the latest controller can stop early.
-      std::sort(It->second.begin(), It->second.end());
+      llvm::sort(It->second);
     }
-    std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
-    for (unsigned C : It->second)
-      if (C != SiteId) // a loop test is not controlled by its own previous outcome
-        Controllers.push_back(C);
+    (*Ctx.Sites)[SiteId].Controllers = It->second;
   }
 }
 

@@ -8,9 +8,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <array>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <regex>
+#include <set>
 
 using namespace sleuth;
 
@@ -181,3 +184,61 @@ TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
 }
 
 } // namespace
+
+namespace {
+
+/// The lines of the static controllers of each site in the unit's table, by the site's line
+/// (sites on one line merged).
+std::map<unsigned, std::set<unsigned>> controllerLines(const std::string &Text) {
+  std::regex SiteRe(R"(\{(\d+), (\d+), (\d+), (\d+), (\d+), (\d+), (\d+), "[^"]*"\})");
+  std::vector<std::array<unsigned, 3>> Sites; // line, cd_begin, cd_count
+  for (std::sregex_iterator I(Text.begin(), Text.end(), SiteRe), E; I != E; ++I)
+    Sites.push_back({unsigned(std::stoul((*I)[3])), unsigned(std::stoul((*I)[6])),
+                     unsigned(std::stoul((*I)[7]))});
+  std::smatch Cds;
+  EXPECT_TRUE(std::regex_search(Text, Cds, std::regex(R"(__sleuth_cds\[\] = \{([^}]*)\})")));
+  std::vector<unsigned> Table;
+  std::string List = Cds[1];
+  std::regex Number(R"(\d+)");
+  for (std::sregex_iterator I(List.begin(), List.end(), Number), E; I != E; ++I)
+    Table.push_back(unsigned(std::stoul(I->str())));
+  std::map<unsigned, std::set<unsigned>> Result;
+  for (const auto &[Line, Begin, Count] : Sites) {
+    std::set<unsigned> &Lines = Result[Line];
+    for (unsigned I = Begin; I < Begin + Count; ++I)
+      Lines.insert(Sites.at(Table.at(I))[0]);
+  }
+  return Result;
+}
+
+} // namespace
+
+TEST_F(RewriteTest, SitesListTheTestsThatControlThemDirectly) {
+  // A write inside `if` inside `while` is controlled by the `if` alone (the runtime's inline
+  // writes need a single controller); a multi-block condition stands for its controllers; a
+  // loop test is not its own controller.
+  std::string Text = rewrite("cd.c", "int f(int a, int b, int c) {\n"   // 1
+                                     "  int x = 0;\n"                   // 2
+                                     "  while (a > 0) {\n"              // 3
+                                     "    if (b > 0) {\n"               // 4
+                                     "      x = 1;\n"                   // 5
+                                     "    }\n"                          // 6
+                                     "    a--;\n"                       // 7
+                                     "    if ((b > 1 || c > 1) && x)\n" // 8
+                                     "      x = 2;\n"                   // 9
+                                     "  }\n"                            // 10
+                                     "  if (c) return x;\n"             // 11
+                                     "  x = 3;\n"                       // 12
+                                     "  return x;\n"                    // 13
+                                     "}\n");
+  std::map<unsigned, std::set<unsigned>> Controllers = controllerLines(Text);
+  using Lines = std::set<unsigned>;
+  EXPECT_EQ(Controllers[2], Lines{});
+  EXPECT_EQ(Controllers[3], Lines{});
+  EXPECT_EQ(Controllers[4], Lines{3});
+  EXPECT_EQ(Controllers[5], Lines{4});
+  EXPECT_EQ(Controllers[7], Lines{3});
+  EXPECT_EQ(Controllers[8], Lines{3});
+  EXPECT_EQ(Controllers[9], Lines{8});
+  EXPECT_EQ(Controllers[12], Lines{11});
+}
