@@ -34,12 +34,12 @@ void sleuth_use_slow(unsigned origin) {
   (void)origin;
   forgetReads();
 }
-unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
   (void)tu, (void)prior;
   forgetReads();
   return site + 1;
 }
-unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
   (void)tu, (void)prior;
   return site + 1;
 }

@@ -28,8 +28,8 @@
 using namespace sleuth::rt;
 
 extern "C" {
-__thread sleuth_reads sleuth_pending_reads
-    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr, nullptr};
+__thread sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec"))) = {
+    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0, nullptr};
 }
 
 namespace sleuth::rt {
@@ -56,6 +56,8 @@ ThreadState &newThreadState() {
   R.Threads.push_back(T);
   // The bottom frame: code that runs outside any instrumented function (static initializers).
   T->Frames.push_back(Frame{});
+  T->publishFrame();
+  sleuth_pending_reads.last = &T->Last;
   CurrentThread = T;
   return *T;
 }
@@ -204,6 +206,7 @@ void leaveFrame(ThreadState &T) {
     T.Calls.pop_back();
   T.Frames.pop_back();
   T.Pending.setFrameBase(T.Frames.back().ReadBase);
+  T.publishFrame();
 }
 
 // The call record of `CallNode` made in the current frame; records of calls made later in this
@@ -289,7 +292,7 @@ void sleuth_use_slow(unsigned Origin) {
     thread().Pending.push_back(Origin - 1);
 }
 
-unsigned sleuth_def(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
+unsigned sleuth_def_slow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   if (Prior != 0)
@@ -298,7 +301,7 @@ unsigned sleuth_def(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
   return Node + 1;
 }
 
-unsigned sleuth_defnow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
+unsigned sleuth_defnow_slow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
   // As sleuth_setnow: the reads pending so far belong to the enclosing expression.
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
@@ -467,6 +470,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
   F.Func = Tu->func_base + Func;
   T.Frames.push_back(F);
   T.Pending.setFrameBase(F.ReadBase);
+  T.publishFrame();
 }
 
 void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,

@@ -6,6 +6,7 @@
 #include "sleuth/runtime.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -87,6 +88,14 @@ struct alignas(64) NodeState {
   }
 };
 static_assert(sizeof(NodeState) == 64);
+// The inline writes of runtime.h read a thread's node states as `struct sleuth_node`.
+static_assert(sizeof(sleuth_node) == sizeof(NodeState) &&
+              offsetof(NodeState, KnownData) == offsetof(sleuth_node, known) &&
+              NodeState::Known == sizeof(sleuth_node::known) / sizeof(unsigned) &&
+              offsetof(NodeState, Hits) == offsetof(sleuth_node, hits) &&
+              offsetof(NodeState, KnownControl) == offsetof(sleuth_node, control));
+static_assert(sizeof(unsigned long) == sizeof(uint64_t) &&
+              alignof(sleuth_node) <= alignof(NodeState));
 
 /// The pending reads of a thread: a stack whose top and end live in the thread-local
 /// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
@@ -164,14 +173,26 @@ struct ThreadState {
     return Node < LastExecution.size() ? LastExecution[Node] : 0;
   }
   void setLastExecution(uint32_t Node, uint64_t S) {
-    if (Node >= LastExecution.size())
+    if (Node >= LastExecution.size()) {
       LastExecution.resize(std::max<size_t>(Node + 1, LastExecution.size() * 2), 0);
+      sleuth_pending_reads.test_seq = reinterpret_cast<const unsigned long *>(LastExecution.data());
+      sleuth_pending_reads.num_test_seq = LastExecution.size();
+    }
     LastExecution[Node] = S;
   }
   NodeState &node(uint32_t Node) {
-    if (__builtin_expect(Node >= Nodes.size(), 0))
+    if (__builtin_expect(Node >= Nodes.size(), 0)) {
       Nodes.resize(std::max<size_t>(Node + 1, Nodes.size() * 2));
+      sleuth_pending_reads.nodes = reinterpret_cast<sleuth_node *>(Nodes.data());
+      sleuth_pending_reads.num_nodes = static_cast<unsigned>(Nodes.size());
+    }
     return Nodes[Node];
+  }
+  /// The current frame, as the inline writes see it (call this whenever the top frame changes).
+  void publishFrame() {
+    const Frame &F = Frames.back();
+    sleuth_pending_reads.call_control = F.CallControl;
+    sleuth_pending_reads.entry_seq = F.EntrySeq;
   }
   /// Records the edges Node <- From (data) and Node <- Control (control, unless NoNode).
   void addData(NodeState &State, uint32_t Node, uint32_t From) {

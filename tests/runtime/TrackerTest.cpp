@@ -1032,6 +1032,115 @@ TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {
   EXPECT_EQ(dataOf(*R.Graph, "sum"), Expected);
 }
 
+/// True if the inline write of Site would only count a hit, without a call (runtime.h).
+bool quiet(Unit &U, unsigned Site) {
+  unsigned Node = 0;
+  return sleuth_quiet_node(U.tu(), Site, &Node) != nullptr;
+}
+
+TEST_F(TrackerTest, InlineWritesCountHitsAndStillFindNewEdges) {
+  // for (i = 0; i < 100; i++) sum += i (+ x in iteration 60 only): after its first executions
+  // the loop body's writes are inline hit counts; the one new read still becomes an edge, and
+  // the last node is one written inline.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), I = U.site(VarSite, "i");
+    unsigned Loop = U.site(TestSite, "i < 100");
+    unsigned Sum = U.site(VarSite, "sum", 0, {Loop}), Inc = U.site(VarSite, "i++", 0, {Loop});
+    U.enter(0);
+    unsigned Ox = sleuth_def(U.tu(), X, 0), Oi = sleuth_def(U.tu(), I, 0), Osum = 0;
+    for (unsigned K = 0; K < 100; ++K) {
+      sleuth_use(Oi);
+      U.test(Loop);
+      if (K == 50)
+        require(quiet(U, Sum) && quiet(U, Inc), "the loop body's writes are inline");
+      sleuth_use(Oi);
+      if (K == 60)
+        sleuth_use(Ox);
+      Osum = sleuth_def(U.tu(), Sum, Osum);
+      Oi = sleuth_def(U.tu(), Inc, Oi);
+    }
+    require(sleuth_pending_reads.top == sleuth_pending_reads.frame, "reads consumed");
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "sum"), (Names{"i", "i++", "sum", "x"}));
+  EXPECT_EQ(ctrlOf(G, "sum"), Names{"i < 100"});
+  EXPECT_EQ(dataOf(G, "i++"), (Names{"i", "i++"}));
+  EXPECT_EQ(hits(G, "sum"), 100u);
+  EXPECT_EQ(hits(G, "i++"), 100u);
+  ASSERT_TRUE(G.last(0));
+  EXPECT_EQ(*G.last(0), node(G, "i++"));
+}
+
+TEST_F(TrackerTest, InlineWritesResolveTheirControlAsTheRuntimeDoes) {
+  // g() { y = 1; y = 1; if (c) ...; y = 1; y = 1; g(); y = 1; } called under `outer`, the
+  // writes controlled by `c` statically: before c runs in a frame, a write's controller is the
+  // call's; the recursive call runs c, which does not count in the caller once it returns.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Outer = U.site(TestSite, "outer"), CallG = U.site(CallSite, "<call g>", 0, {Outer});
+    unsigned C = U.site(TestSite, "c", G), Y = U.site(VarSite, "y", G, {C});
+    unsigned Y2 = U.site(VarSite, "y after", G, {C}), Inner = U.site(CallSite, "<call g 2>", G);
+    U.enter(0);
+    U.test(Outer);
+    U.call(CallG, 7);
+    U.enter(G, 7);
+    sleuth_def(U.tu(), Y, 0);
+    require(quiet(U, Y), "controlled by the call, as before");
+    sleuth_def(U.tu(), Y, 0);
+    U.test(C);
+    require(!quiet(U, Y), "now controlled by c: a new edge");
+    sleuth_def(U.tu(), Y, 0);
+    require(quiet(U, Y), "c again");
+    sleuth_def(U.tu(), Y, 0);
+    sleuth_def(U.tu(), Y2, 0); // c is its controller in this frame
+    U.call(Inner, 7);
+    U.enter(G, 7);
+    U.test(C);
+    sleuth_leave();
+    require(quiet(U, Y2), "c still ran last in this frame");
+    sleuth_def(U.tu(), Y2, 0);
+    sleuth_leave();
+    // A second call of g: c has not run in this frame yet, so `outer` controls y again.
+    U.call(CallG, 7);
+    U.enter(G, 7);
+    require(!quiet(U, Y), "y's known controller is c, the call's is outer");
+    sleuth_def(U.tu(), Y, 0);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "y"), (Names{"outer", "c"}));
+  EXPECT_EQ(ctrlOf(G, "y after"), Names{"c"});
+  EXPECT_EQ(hits(G, "y"), 5u);
+  EXPECT_EQ(hits(G, "y after"), 2u);
+}
+
+TEST_F(TrackerTest, InlineIncrementPushesItsNodeForTheEnclosingExpression) {
+  // while (...) z = n++ (sleuth_defnow): inline after the first, each z reads the increment.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned N = U.site(VarSite, "n"), Inc = U.site(VarSite, "n++"), Z = U.site(VarSite, "z");
+    U.enter(0);
+    unsigned On = sleuth_def(U.tu(), N, 0);
+    for (unsigned K = 0; K < 10; ++K) {
+      if (K > 1)
+        require(quiet(U, Inc) && quiet(U, Z), "inline after the first");
+      On = sleuth_defnow(U.tu(), Inc, On);
+      require(sleuth_pending_reads.top - sleuth_pending_reads.frame == 1, "n++ pushed");
+      sleuth_def(U.tu(), Z, 0);
+    }
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "n++"), (Names{"n", "n++"}));
+  EXPECT_EQ(dataOf(G, "z"), Names{"n++"});
+  EXPECT_EQ(hits(G, "n++"), 10u);
+  EXPECT_EQ(hits(G, "z"), 10u);
+}
+
 // --- Calls -----------------------------------------------------------------
 
 class CallTest : public TrackerTest {

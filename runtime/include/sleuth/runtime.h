@@ -80,13 +80,34 @@ struct sleuth_tu {
   unsigned file_id;
 };
 
+/* What a thread knows of one node, in the runtime's table of them (one cache line each): in-edges
+ * recorded already (data origins; ~0u is a free slot), how often the node ran, and its latest
+ * control edge (~0u: none yet). */
+struct sleuth_node {
+  unsigned known[12];
+  unsigned hits;
+  unsigned control;
+  unsigned reserved[2];
+};
+
 /* Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
  * for none) in a companion local of the instrumented function instead of the shadow memory:
- * reading one pushes that origin on the thread's stack of pending reads, inline. */
+ * reading one pushes that origin on the thread's stack of pending reads, inline.
+ *
+ * The rest is a read-only view of the thread's state for the inline writes of such locals
+ * (sleuth_def, sleuth_defnow below), which the runtime keeps current; a write that its node's
+ * state shows adds no edge only counts a hit there, without a call. */
 struct sleuth_reads {
-  unsigned *top;   /* the next free slot */
-  unsigned *end;   /* the end of the storage; top == end: full, or no storage yet */
-  unsigned *frame; /* the current frame's first read: those below belong to its callers */
+  unsigned *top;             /* the next free slot */
+  unsigned *end;             /* the end of the storage; top == end: full, or no storage yet */
+  unsigned *frame;           /* the current frame's first read: those below belong to its callers */
+  struct sleuth_node *nodes; /* by node id; num_nodes of them (0 until the thread has any) */
+  unsigned num_nodes;
+  unsigned call_control;         /* the test that controlled the current frame's call, or ~0u */
+  const unsigned long *test_seq; /* by node id: sequence number of a test's latest execution */
+  unsigned long num_test_seq;
+  unsigned long entry_seq; /* the sequence number when the current frame was entered */
+  unsigned *last;          /* the thread's latest node (the crash criterion) */
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
@@ -100,12 +121,93 @@ SLEUTH_INLINE void sleuth_use(unsigned origin) {
       sleuth_use_slow(origin);
   }
 }
-/* A write of such a local: node `site` depends on the pending reads and on `prior` (the old
- * value's origin for compound writes, else 0); returns the local's new origin. */
-SLEUTH_PROBE unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior);
-/* The same for ++/-- whose value is used: the write depends on `prior` only, and the
- * enclosing expression reads the new node (as sleuth_setnow). */
-SLEUTH_PROBE unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior);
+
+/* The out-of-line writes of kept locals: node `site` depends on the pending reads and on `prior`
+ * (the old value's origin for compound writes, else 0); returns the local's new origin. */
+SLEUTH_PROBE unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned prior);
+/* The same for ++/-- whose value is used: the write depends on `prior` only, and the enclosing
+ * expression reads the new node (as sleuth_setnow). */
+SLEUTH_PROBE unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, unsigned prior);
+
+/* The inline paths need 64-bit longs (the runtime's sequence numbers); elsewhere every write
+ * calls the runtime. */
+#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8 && !defined(SLEUTH_NO_INLINE_WRITES)
+#define SLEUTH_INLINE_WRITES 1
+#ifdef __cplusplus
+#define SLEUTH_NULL __null /* not 0: -Wzero-as-null-pointer-constant */
+#else
+#define SLEUTH_NULL ((void *)0)
+#endif
+SLEUTH_INLINE int sleuth_knows(const struct sleuth_node *n, unsigned origin) {
+  unsigned i;
+  for (i = 0; i < 12; ++i)
+    if (n->known[i] == origin)
+      return 1;
+  return 0;
+}
+/* The state of `site`'s node if the runtime would add no control edge to it now: the site has
+ * at most one static controlling test, and the dynamic controller (that test if it ran in this
+ * frame, else the call's controller) is none or the node's known one, as the runtime resolves
+ * it. Null where the runtime must look (a unit not registered, a node this thread has no state
+ * for, sites with several controllers). */
+SLEUTH_INLINE struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, unsigned site,
+                                                    unsigned *node) {
+  const struct sleuth_reads *r = &sleuth_pending_reads;
+  const struct sleuth_site *s;
+  struct sleuth_node *n;
+  unsigned base = tu->base, control = r->call_control;
+  *node = base - 1 + site;
+  if (base == 0 || *node >= r->num_nodes)
+    return SLEUTH_NULL;
+  s = &tu->sites[site];
+  if (s->cd_count != 0) {
+    unsigned test;
+    if (s->cd_count != 1)
+      return SLEUTH_NULL;
+    test = base - 1 + tu->cds[s->cd_begin];
+    if (test < r->num_test_seq && r->test_seq[test] > r->entry_seq)
+      control = test;
+  }
+  n = &r->nodes[*node];
+  return control == ~0u || control == n->control ? n : SLEUTH_NULL;
+}
+#endif
+
+/* A write of a kept local (see sleuth_def_slow). */
+SLEUTH_INLINE unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned node;
+  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
+  if (n && (prior == 0 || sleuth_knows(n, prior - 1))) {
+    const unsigned *p;
+    for (p = r->frame; p < r->top; ++p)
+      if (!sleuth_knows(n, *p))
+        return sleuth_def_slow(tu, site, prior);
+    ++n->hits;
+    if (r->top > r->frame)
+      r->top = r->frame;
+    *r->last = node;
+    return node + 1;
+  }
+#endif
+  return sleuth_def_slow(tu, site, prior);
+}
+/* ++/-- of a kept local whose value is used (see sleuth_defnow_slow). */
+SLEUTH_INLINE unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned node;
+  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
+  if (n && (prior == 0 || sleuth_knows(n, prior - 1)) && r->top != r->end) {
+    ++n->hits;
+    *r->last = node;
+    *r->top++ = node;
+    return node + 1;
+  }
+#endif
+  return sleuth_defnow_slow(tu, site, prior);
+}
 /* A parameter kept so: as sleuth_param, returning the parameter's origin. */
 SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
 
