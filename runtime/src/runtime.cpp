@@ -29,7 +29,7 @@ using namespace sleuth::rt;
 
 extern "C" {
 __thread sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec"))) = {
-    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0, nullptr};
+    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0, nullptr, nullptr};
 }
 
 namespace sleuth::rt {
@@ -58,6 +58,7 @@ ThreadState &newThreadState() {
   T->Frames.push_back(Frame{});
   T->publishFrame();
   sleuth_pending_reads.last = &T->Last;
+  sleuth_pending_reads.seq = reinterpret_cast<unsigned long *>(&T->Seq);
   CurrentThread = T;
   return *T;
 }
@@ -349,7 +350,7 @@ int sleuth_decl(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigne
   return 0;
 }
 
-int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
+int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, int Outcome) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   makeNode(T, Tu, Site, Node);
@@ -364,7 +365,7 @@ int sleuth_test(sleuth_tu *Tu, unsigned Site, int Outcome) {
 }
 
 unsigned long sleuth_switch(sleuth_tu *Tu, unsigned Site, unsigned long Value) {
-  sleuth_test(Tu, Site, 1);
+  sleuth_test_slow(Tu, Site, 1);
   return Value;
 }
 

@@ -175,7 +175,7 @@ struct ThreadState {
   void setLastExecution(uint32_t Node, uint64_t S) {
     if (Node >= LastExecution.size()) {
       LastExecution.resize(std::max<size_t>(Node + 1, LastExecution.size() * 2), 0);
-      sleuth_pending_reads.test_seq = reinterpret_cast<const unsigned long *>(LastExecution.data());
+      sleuth_pending_reads.test_seq = reinterpret_cast<unsigned long *>(LastExecution.data());
       sleuth_pending_reads.num_test_seq = LastExecution.size();
     }
     LastExecution[Node] = S;

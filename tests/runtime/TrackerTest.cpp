@@ -1141,6 +1141,43 @@ TEST_F(TrackerTest, InlineIncrementPushesItsNodeForTheEnclosingExpression) {
   EXPECT_EQ(hits(G, "z"), 10u);
 }
 
+TEST_F(TrackerTest, InlineTestsRecordTheirExecutionForLaterSites) {
+  // g() { while (loop) { if (a) goto L; if (b) { L: z = 1; } v = a2 && w; } }: from their
+  // second execution in the frame the tests run inline, and must still count as the latest
+  // execution for z, which has two controllers; a test inside an expression passes its node
+  // on to the expression's value.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned Loop = U.site(TestSite, "loop", G), A = U.site(TestSite, "a", G, {Loop});
+    unsigned B = U.site(TestSite, "b", G, {Loop}), Z = U.site(VarSite, "z", G, {A, B});
+    unsigned A2 = U.site(TestSite, "a2", G, {Loop}, SLEUTH_FLAG_VALUE);
+    unsigned V = U.site(VarSite, "v", G, {Loop});
+    U.enter(G);
+    for (unsigned K = 0; K < 2; ++K) {
+      U.test(Loop);
+      U.test(A, K == 1);
+      if (K == 0)
+        U.test(B, 1);
+      sleuth_def(U.tu(), Z, 0); // controlled by b, then by a
+      if (K == 1)
+        require(quiet(U, A2), "a2 inline from its second execution");
+      U.test(A2);
+      require(sleuth_pending_reads.top - sleuth_pending_reads.frame == 1, "a2's value read");
+      sleuth_def(U.tu(), V, 0);
+    }
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "z"), (Names{"a", "b"}));
+  EXPECT_EQ(dataOf(G, "v"), Names{"a2"});
+  EXPECT_EQ(hits(G, "loop"), 2u);
+  EXPECT_EQ(hits(G, "a"), 2u);
+  EXPECT_EQ(hits(G, "a2"), 2u);
+  EXPECT_EQ(hits(G, "z"), 2u);
+}
+
 // --- Calls -----------------------------------------------------------------
 
 class CallTest : public TrackerTest {

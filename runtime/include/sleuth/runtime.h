@@ -103,11 +103,12 @@ struct sleuth_reads {
   unsigned *frame;           /* the current frame's first read: those below belong to its callers */
   struct sleuth_node *nodes; /* by node id; num_nodes of them (0 until the thread has any) */
   unsigned num_nodes;
-  unsigned call_control;         /* the test that controlled the current frame's call, or ~0u */
-  const unsigned long *test_seq; /* by node id: sequence number of a test's latest execution */
+  unsigned call_control;   /* the test that controlled the current frame's call, or ~0u */
+  unsigned long *test_seq; /* by node id: sequence number of a test's latest execution */
   unsigned long num_test_seq;
   unsigned long entry_seq; /* the sequence number when the current frame was entered */
   unsigned *last;          /* the thread's latest node (the crash criterion) */
+  unsigned long *seq;      /* the thread's latest sequence number (tests executed) */
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
@@ -241,7 +242,31 @@ SLEUTH_INLINE void sleuth_discard(void) {
 }
 
 /* Conditions: records the test and returns `outcome` unchanged. */
-SLEUTH_PROBE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome);
+SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, int outcome);
+SLEUTH_INLINE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
+#ifdef SLEUTH_INLINE_WRITES
+  /* Inline as the writes of kept locals are, for a test that ran in this frame already (the
+   * runtime then has nothing to restore for it when the frame is left). */
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned node;
+  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
+  if (n && node < r->num_test_seq && r->test_seq[node] > r->entry_seq && r->top != r->end) {
+    const unsigned *p;
+    for (p = r->frame; p < r->top; ++p)
+      if (!sleuth_knows(n, *p))
+        return sleuth_test_slow(tu, site, outcome);
+    ++n->hits;
+    if (r->top > r->frame)
+      r->top = r->frame;
+    *r->last = node;
+    r->test_seq[node] = ++*r->seq;
+    if (tu->sites[site].flags & SLEUTH_FLAG_VALUE)
+      *r->top++ = node; /* what the test read flows on into the expression's value */
+    return outcome;
+  }
+#endif
+  return sleuth_test_slow(tu, site, outcome);
+}
 SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value);
 /* assert(): records an <assertion> node; returns `outcome`. */
 SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome);
