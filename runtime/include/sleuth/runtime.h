@@ -33,6 +33,12 @@ extern "C" {
  * they are used in and, in a large one (Lua's interpreter loop), calls an outlined copy instead:
  * a call per read of a kept local (bench/RESULTS.md). */
 #define SLEUTH_INLINE static __inline__ __attribute__((always_inline))
+/* The local fast paths of writes and tests are larger: inlined at each of a file's thousands of
+ * probes they made GCC take 3.6 times as long on cJSON.c (bench/RESULTS.md). One copy per file,
+ * called directly (no PLT, no runtime entry), costs little more at run time. */
+#define SLEUTH_LOCAL static __inline__ __attribute__((noinline))
+/* `inline` keeps an unused copy from being reported (-Wunused-function); GCC reports the pair of
+ * `inline` and `noinline` instead (-Wattributes), turned off around the definitions. */
 
 /* Kinds of sites. The first five become nodes of the dependence graph. */
 enum sleuth_site_kind {
@@ -139,7 +145,7 @@ SLEUTH_PROBE unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, un
 #else
 #define SLEUTH_NULL ((void *)0)
 #endif
-SLEUTH_INLINE int sleuth_knows(const struct sleuth_node *n, unsigned origin) {
+static __inline__ int sleuth_knows(const struct sleuth_node *n, unsigned origin) {
   unsigned i;
   for (i = 0; i < 12; ++i)
     if (n->known[i] == origin)
@@ -151,8 +157,8 @@ SLEUTH_INLINE int sleuth_knows(const struct sleuth_node *n, unsigned origin) {
  * frame, else the call's controller) is none or the node's known one, as the runtime resolves
  * it. Null where the runtime must look (a unit not registered, a node this thread has no state
  * for, sites with several controllers). */
-SLEUTH_INLINE struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, unsigned site,
-                                                    unsigned *node) {
+static __inline__ struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, unsigned site,
+                                                        unsigned *node) {
   const struct sleuth_reads *r = &sleuth_pending_reads;
   const struct sleuth_site *s;
   struct sleuth_node *n;
@@ -175,7 +181,11 @@ SLEUTH_INLINE struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, 
 #endif
 
 /* A write of a kept local (see sleuth_def_slow). */
-SLEUTH_INLINE unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned node;
@@ -195,7 +205,7 @@ SLEUTH_INLINE unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned 
   return sleuth_def_slow(tu, site, prior);
 }
 /* ++/-- of a kept local whose value is used (see sleuth_defnow_slow). */
-SLEUTH_INLINE unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
+SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned node;
@@ -209,6 +219,9 @@ SLEUTH_INLINE unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsign
 #endif
   return sleuth_defnow_slow(tu, site, prior);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 /* A parameter kept so: as sleuth_param, returning the parameter's origin. */
 SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
 
@@ -243,7 +256,11 @@ SLEUTH_INLINE void sleuth_discard(void) {
 
 /* Conditions: records the test and returns `outcome` unchanged. */
 SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, int outcome);
-SLEUTH_INLINE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
 #ifdef SLEUTH_INLINE_WRITES
   /* Inline as the writes of kept locals are, for a test that ran in this frame already (the
    * runtime then has nothing to restore for it when the frame is left). */
@@ -267,6 +284,9 @@ SLEUTH_INLINE int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) 
 #endif
   return sleuth_test_slow(tu, site, outcome);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value);
 /* assert(): records an <assertion> node; returns `outcome`. */
 SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome);
