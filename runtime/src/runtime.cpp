@@ -29,7 +29,8 @@ using namespace sleuth::rt;
 
 extern "C" {
 __thread sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec"))) = {
-    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0, nullptr, nullptr};
+    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0,
+    nullptr, nullptr, nullptr, nullptr, 0};
 }
 
 namespace sleuth::rt {
@@ -199,7 +200,7 @@ void leaveFrame(ThreadState &T) {
   T.Pending.resize(F.ReadBase);
   T.ArgOrigins.resize(F.ArgBase);
   for (size_t I = T.TestUndo.size(); I-- > F.UndoBase;)
-    T.LastExecution[T.TestUndo[I].first] = T.TestUndo[I].second;
+    T.LastExecution[T.TestUndo[I].test] = T.TestUndo[I].seq;
   T.TestUndo.resize(F.UndoBase);
   // Calls made inside the leaving frame were recorded with Depth == Frames.size().
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
@@ -357,7 +358,7 @@ int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, int Outcome) {
   // The first execution of this test in this frame: remember what to restore when it is left.
   uint64_t Previous = T.lastExecution(Node);
   if (T.Frames.size() > 1 && Previous <= T.Frames.back().EntrySeq)
-    T.TestUndo.emplace_back(Node, Previous);
+    T.TestUndo.push_back(Node, Previous);
   T.setLastExecution(Node, ++T.Seq);
   if (Tu->sites[Site].flags & SLEUTH_FLAG_VALUE)
     T.Pending.push_back(Node); // what the test read flows on into the expression's value

@@ -67,7 +67,8 @@ struct alignas(64) NodeState {
   uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode,
                                NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
   uint32_t Hits = 0;
-  uint32_t KnownControl = NoNode;
+  static constexpr unsigned KnownControls = 3;
+  uint32_t KnownControl[KnownControls] = {NoNode, NoNode, NoNode};
 
   /// True if From is among the known data origins: three vector compares where SSE2 is there
   /// (this runs once per read a node consumes, the runtime's most frequent question), in the
@@ -93,9 +94,48 @@ static_assert(sizeof(sleuth_node) == sizeof(NodeState) &&
               offsetof(NodeState, KnownData) == offsetof(sleuth_node, known) &&
               NodeState::Known == sizeof(sleuth_node::known) / sizeof(unsigned) &&
               offsetof(NodeState, Hits) == offsetof(sleuth_node, hits) &&
-              offsetof(NodeState, KnownControl) == offsetof(sleuth_node, control));
+              offsetof(NodeState, KnownControl) == offsetof(sleuth_node, control) &&
+              NodeState::KnownControls == sizeof(sleuth_node::control) / sizeof(unsigned));
 static_assert(sizeof(unsigned long) == sizeof(uint64_t) &&
               alignof(sleuth_node) <= alignof(NodeState));
+
+/// Tests to restore when frames are left (see sleuth_undo): a stack whose top and end live in
+/// `sleuth_pending_reads`, which the inline tests of runtime.h push onto. Only its own thread
+/// touches it.
+class TestUndoStack {
+public:
+  TestUndoStack() = default;
+  TestUndoStack(const TestUndoStack &) = delete;
+  TestUndoStack &operator=(const TestUndoStack &) = delete;
+
+  size_t size() const { return static_cast<size_t>(sleuth_pending_reads.undo_top - Begin); }
+  const sleuth_undo &operator[](size_t I) const { return Begin[I]; }
+  void push_back(uint32_t Test, uint64_t Seq) {
+    if (sleuth_pending_reads.undo_top == sleuth_pending_reads.undo_end)
+      grow();
+    sleuth_pending_reads.undo_top->seq = Seq;
+    sleuth_pending_reads.undo_top->test = Test;
+    ++sleuth_pending_reads.undo_top;
+  }
+  /// Shrinks to N (callers only drop entries).
+  void resize(size_t N) {
+    if (N < size())
+      sleuth_pending_reads.undo_top = Begin + N;
+  }
+
+private:
+  void grow() {
+    size_t Size = size();
+    size_t Capacity = std::max<size_t>(Size * 2, 256);
+    auto *Storage = static_cast<sleuth_undo *>(std::realloc(Begin, Capacity * sizeof(sleuth_undo)));
+    if (!Storage)
+      std::abort();
+    Begin = Storage;
+    sleuth_pending_reads.undo_top = Begin + Size;
+    sleuth_pending_reads.undo_end = Begin + Capacity;
+  }
+  sleuth_undo *Begin = nullptr;
+};
 
 /// The pending reads of a thread: a stack whose top and end live in the thread-local
 /// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
@@ -162,7 +202,7 @@ struct ThreadState {
   // (test, sequence number before this frame first executed it): leaving a frame restores them,
   // so that a test executed by a callee (a recursive instance of the same function) does not
   // count as executed in the caller.
-  std::vector<std::pair<uint32_t, uint64_t>> TestUndo;
+  TestUndoStack TestUndo;
   std::vector<NodeState> Nodes; // by node
   EdgeSet Data, Control;
   ShadowMemory::LeafCache Leaves;
@@ -193,6 +233,7 @@ struct ThreadState {
     const Frame &F = Frames.back();
     sleuth_pending_reads.call_control = F.CallControl;
     sleuth_pending_reads.entry_seq = F.EntrySeq;
+    sleuth_pending_reads.in_call = Frames.size() > 1;
   }
   /// Records the edges Node <- From (data) and Node <- Control (control, unless NoNode).
   void addData(NodeState &State, uint32_t Node, uint32_t From) {
@@ -208,10 +249,19 @@ struct ThreadState {
     State.KnownData[Free] = From;
   }
   void addControl(NodeState &State, uint32_t Node, uint32_t Control) {
-    if (Control == NoNode || Control == State.KnownControl)
+    if (Control == NoNode)
       return;
+    unsigned Free = Control % NodeState::KnownControls; // the victim when every slot is taken
+    for (unsigned I = 0; I < NodeState::KnownControls; ++I) {
+      if (State.KnownControl[I] == Control)
+        return;
+      if (State.KnownControl[I] == NoNode) {
+        Free = I;
+        break;
+      }
+    }
     this->Control.insert(Node, Control);
-    State.KnownControl = Control;
+    State.KnownControl[Free] = Control;
   }
 };
 

@@ -1103,10 +1103,11 @@ TEST_F(TrackerTest, InlineWritesResolveTheirControlAsTheRuntimeDoes) {
     require(quiet(U, Y2), "c still ran last in this frame");
     sleuth_def(U.tu(), Y2, 0);
     sleuth_leave();
-    // A second call of g: c has not run in this frame yet, so `outer` controls y again.
+    // A second call of g: c has not run in this frame yet, so `outer` controls y again, an
+    // edge the first call recorded already.
     U.call(CallG, 7);
     U.enter(G, 7);
-    require(!quiet(U, Y), "y's known controller is c, the call's is outer");
+    require(quiet(U, Y), "y knows both its controllers");
     sleuth_def(U.tu(), Y, 0);
     sleuth_leave();
   });
@@ -1116,6 +1117,36 @@ TEST_F(TrackerTest, InlineWritesResolveTheirControlAsTheRuntimeDoes) {
   EXPECT_EQ(ctrlOf(G, "y after"), Names{"c"});
   EXPECT_EQ(hits(G, "y"), 5u);
   EXPECT_EQ(hits(G, "y after"), 2u);
+}
+
+TEST_F(TrackerTest, NodeCalledUnderManyControllersKeepsEveryControlEdge) {
+  // g() { y = 1; } called under five different tests, twice round: more controllers than a
+  // node's state remembers, so some calls go to the runtime again, and none is lost.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g"), Y = U.site(VarSite, "y", G);
+    static const char *const TestNames[] = {"t0", "t1", "t2", "t3", "t4"};
+    static const char *const CallNames[] = {"<call g 0>", "<call g 1>", "<call g 2>", "<call g 3>",
+                                            "<call g 4>"};
+    std::vector<unsigned> Tests, Calls;
+    for (unsigned I = 0; I < 5; ++I) {
+      Tests.push_back(U.site(TestSite, TestNames[I]));
+      Calls.push_back(U.site(CallSite, CallNames[I], 0, {Tests[I]}));
+    }
+    U.enter(0);
+    for (unsigned Round = 0; Round < 2; ++Round)
+      for (unsigned I = 0; I < 5; ++I) {
+        U.test(Tests[I]);
+        U.call(Calls[I], 7);
+        U.enter(G, 7);
+        sleuth_def(U.tu(), Y, 0);
+        sleuth_leave();
+      }
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "y"), (Names{"t0", "t1", "t2", "t3", "t4"}));
+  EXPECT_EQ(hits(G, "y"), 10u);
 }
 
 TEST_F(TrackerTest, InlineIncrementPushesItsNodeForTheEnclosingExpression) {
@@ -1176,6 +1207,44 @@ TEST_F(TrackerTest, InlineTestsRecordTheirExecutionForLaterSites) {
   EXPECT_EQ(hits(G, "a"), 2u);
   EXPECT_EQ(hits(G, "a2"), 2u);
   EXPECT_EQ(hits(G, "z"), 2u);
+}
+
+TEST_F(TrackerTest, InlineTestsOfARecursiveCalleeAreUndoneWhenItReturns) {
+  // f: if (ta) f(); ... if (tb) ...; L: s (s controlled by ta and tb), run three times: from the
+  // second round on, the tests run inline, also the first execution of tb in the inner frame,
+  // which must still be forgotten when that frame is left (else tb, executed later than ta,
+  // would control the outer s).
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f");
+    unsigned Ta = U.site(TestSite, "ta", F), Tb = U.site(TestSite, "tb", F);
+    unsigned C = U.site(CallSite, "<call f>", F, {Ta});
+    unsigned S = U.site(VarSite, "s", F, {Ta, Tb}), X = U.site(VarSite, "x");
+    unsigned Ox = sleuth_def(U.tu(), X, 0);
+    for (unsigned Round = 0; Round < 3; ++Round) {
+      U.enter(F, 3);
+      U.test(Ta);
+      U.call(C, 3);
+      U.enter(F, 3);
+      U.test(Ta, 0);
+      if (Round > 0)
+        require(quiet(U, Tb), "tb inline, on its first execution in the frame");
+      sleuth_use(Ox); // tb reads x (which gives the thread its stack of pending reads)
+      U.test(Tb);
+      sleuth_leave();
+      if (Round > 0)
+        require(quiet(U, S), "s resolves ta as its controller, inline");
+      sleuth_def(U.tu(), S, 0);
+      sleuth_leave();
+    }
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "s"), Names{"ta"});
+  EXPECT_EQ(dataOf(G, "tb"), Names{"x"});
+  EXPECT_EQ(hits(G, "s"), 3u);
+  EXPECT_EQ(hits(G, "tb"), 3u);
+  EXPECT_EQ(hits(G, "ta"), 6u);
 }
 
 // --- Calls -----------------------------------------------------------------

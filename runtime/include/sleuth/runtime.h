@@ -87,13 +87,20 @@ struct sleuth_tu {
 };
 
 /* What a thread knows of one node, in the runtime's table of them (one cache line each): in-edges
- * recorded already (data origins; ~0u is a free slot), how often the node ran, and its latest
- * control edge (~0u: none yet). */
+ * recorded already, data origins and controlling tests (~0u is a free slot), and how often the
+ * node ran. A function called from several places has as many controllers of its top-level
+ * sites (the tests that controlled the calls): three slots keep the usual few. */
 struct sleuth_node {
   unsigned known[12];
   unsigned hits;
-  unsigned control;
-  unsigned reserved[2];
+  unsigned control[3];
+};
+
+/* A test's latest execution before the current frame first executed it: restored when the
+ * frame is left, so that what a recursive callee executes does not count in its caller. */
+struct sleuth_undo {
+  unsigned long seq;
+  unsigned test;
 };
 
 /* Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
@@ -112,9 +119,12 @@ struct sleuth_reads {
   unsigned call_control;   /* the test that controlled the current frame's call, or ~0u */
   unsigned long *test_seq; /* by node id: sequence number of a test's latest execution */
   unsigned long num_test_seq;
-  unsigned long entry_seq; /* the sequence number when the current frame was entered */
-  unsigned *last;          /* the thread's latest node (the crash criterion) */
-  unsigned long *seq;      /* the thread's latest sequence number (tests executed) */
+  unsigned long entry_seq;      /* the sequence number when the current frame was entered */
+  unsigned *last;               /* the thread's latest node (the crash criterion) */
+  unsigned long *seq;           /* the thread's latest sequence number (tests executed) */
+  struct sleuth_undo *undo_top; /* the next free slot of the thread's undo stack */
+  struct sleuth_undo *undo_end; /* its end: undo_top == undo_end, full (or none yet) */
+  unsigned in_call;             /* nonzero inside an instrumented function (not the bottom frame) */
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
@@ -152,11 +162,10 @@ static __inline__ int sleuth_knows(const struct sleuth_node *n, unsigned origin)
       return 1;
   return 0;
 }
-/* The state of `site`'s node if the runtime would add no control edge to it now: the site has
- * at most one static controlling test, and the dynamic controller (that test if it ran in this
- * frame, else the call's controller) is none or the node's known one, as the runtime resolves
- * it. Null where the runtime must look (a unit not registered, a node this thread has no state
- * for, sites with several controllers). */
+/* The state of `site`'s node if the runtime would add no control edge to it now: the dynamic
+ * controller (among the site's static controlling tests the one executed last in this frame,
+ * else the call's controller), resolved as the runtime resolves it, is none or a known one. Null
+ * where the runtime must look (a unit not registered, a node this thread has no state for). */
 static __inline__ struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, unsigned site,
                                                         unsigned *node) {
   const struct sleuth_reads *r = &sleuth_pending_reads;
@@ -168,15 +177,23 @@ static __inline__ struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *
     return SLEUTH_NULL;
   s = &tu->sites[site];
   if (s->cd_count != 0) {
-    unsigned test;
-    if (s->cd_count != 1)
-      return SLEUTH_NULL;
-    test = base - 1 + tu->cds[s->cd_begin];
-    if (test < r->num_test_seq && r->test_seq[test] > r->entry_seq)
-      control = test;
+    const unsigned *cd = tu->cds + s->cd_begin, *cd_end = cd + s->cd_count;
+    unsigned long best = r->entry_seq, latest = *r->seq;
+    for (; cd != cd_end; ++cd) {
+      unsigned test = base - 1 + *cd;
+      if (test < r->num_test_seq && r->test_seq[test] > best) {
+        best = r->test_seq[test];
+        control = test;
+        if (best == latest)
+          break; /* the latest test of all: no other can be later */
+      }
+    }
   }
   n = &r->nodes[*node];
-  return control == ~0u || control == n->control ? n : SLEUTH_NULL;
+  return control == ~0u || control == n->control[0] || control == n->control[1] ||
+                 control == n->control[2]
+             ? n
+             : SLEUTH_NULL;
 }
 #endif
 
@@ -262,16 +279,25 @@ SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, int outco
 #endif
 SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
 #ifdef SLEUTH_INLINE_WRITES
-  /* Inline as the writes of kept locals are, for a test that ran in this frame already (the
-   * runtime then has nothing to restore for it when the frame is left). */
+  /* Inline as the writes of kept locals are. The first execution of a test in a frame also
+   * remembers what to restore when the frame is left. */
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned node;
   struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
-  if (n && node < r->num_test_seq && r->test_seq[node] > r->entry_seq && r->top != r->end) {
+  if (n && node < r->num_test_seq && r->top != r->end) {
+    unsigned long previous = r->test_seq[node];
+    int first = r->in_call && previous <= r->entry_seq;
     const unsigned *p;
     for (p = r->frame; p < r->top; ++p)
       if (!sleuth_knows(n, *p))
         return sleuth_test_slow(tu, site, outcome);
+    if (first) {
+      if (r->undo_top == r->undo_end)
+        return sleuth_test_slow(tu, site, outcome);
+      r->undo_top->seq = previous;
+      r->undo_top->test = node;
+      ++r->undo_top;
+    }
     ++n->hits;
     if (r->top > r->frame)
       r->top = r->frame;
