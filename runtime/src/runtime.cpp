@@ -28,9 +28,23 @@
 using namespace sleuth::rt;
 
 extern "C" {
-__thread sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec"))) = {
-    nullptr, nullptr, nullptr, nullptr, 0, sleuth::rt::NoNode, nullptr, 0, 0,
-    nullptr, nullptr, nullptr, nullptr, 0};
+__thread sleuth_reads sleuth_pending_reads
+    __attribute__((tls_model("initial-exec"))) = {nullptr,
+                                                  nullptr,
+                                                  nullptr,
+                                                  nullptr,
+                                                  0,
+                                                  sleuth::rt::NoNode,
+                                                  nullptr,
+                                                  0,
+                                                  0,
+                                                  nullptr,
+                                                  nullptr,
+                                                  nullptr,
+                                                  nullptr,
+                                                  0,
+                                                  {~0ul, ~0ul, ~0ul, ~0ul},
+                                                  {nullptr, nullptr, nullptr, nullptr}};
 }
 
 namespace sleuth::rt {
@@ -60,6 +74,7 @@ ThreadState &newThreadState() {
   T->publishFrame();
   sleuth_pending_reads.last = &T->Last;
   sleuth_pending_reads.seq = reinterpret_cast<unsigned long *>(&T->Seq);
+  T->Leaves.Published = &sleuth_pending_reads;
   CurrentThread = T;
   return *T;
 }
@@ -271,7 +286,7 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
 
 extern "C" {
 
-void sleuth_get(const volatile void *Addr, unsigned long Size) {
+void sleuth_get_slow(const volatile void *Addr, unsigned long Size) {
   pushOrigins(thread(), Addr, Size);
 }
 

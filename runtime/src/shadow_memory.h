@@ -28,6 +28,8 @@
 // (which C allows) may leave one byte with the other's origin: an imprecision, never a crash.
 #pragma once
 
+#include "sleuth/runtime.h"
+
 #include <atomic>
 #include <cstdint>
 #include <sys/mman.h>
@@ -39,6 +41,9 @@ inline constexpr uint32_t NoNode = ~uint32_t(0);
 
 class ShadowMemory {
 public:
+  // The inline reads of runtime.h read entries as unsigned ints.
+  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(unsigned) &&
+                std::atomic<uint32_t>::is_always_lock_free);
   static constexpr unsigned LeafBits = 16;
   static constexpr size_t LeafSize = size_t(1) << LeafBits; // bytes of memory per leaf
   static constexpr unsigned MidBits = 16;
@@ -69,12 +74,17 @@ public:
   /// freed, so a cached pointer stays valid). Stack and heap accesses alternate: four ways.
   /// And the thread's free list: the indices of the split records it released, which its next
   /// splits take first.
+  /// The runtime's threads publish their cache for the inline reads of runtime.h.
   struct LeafCache {
     static constexpr unsigned Ways = 4;
     uintptr_t Keys[Ways] = {~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0)};
     Leaf *Leaves[Ways] = {};
     std::vector<uint32_t> FreeRecords;
+    sleuth_reads *Published = nullptr; // the thread's, or none
   };
+  static_assert(sizeof(sleuth_reads::leaf_keys) / sizeof(unsigned long) == LeafCache::Ways &&
+                    LeafBits == 16 && WordBits == 2 && SplitBit == 0x80000000u,
+                "the inline reads of runtime.h assume this layout");
 
   ShadowMemory()
       : Chunks(static_cast<std::atomic<SplitRecord *> *>(allocateZeroed(ChunkTableBytes))) {}
@@ -319,6 +329,10 @@ private:
     if (L) { // a missing leaf may appear later (another thread's write): not cached
       Cache.Keys[Way] = Key;
       Cache.Leaves[Way] = L;
+      if (Cache.Published) {
+        Cache.Published->leaf_keys[Way] = Key;
+        Cache.Published->leaves[Way] = reinterpret_cast<const unsigned *>(L->Words);
+      }
     }
     return L;
   }

@@ -412,6 +412,43 @@ TEST_F(TrackerTest, BytesWrittenIntoNeverWrittenMemoryKeepTheirOrigins) {
   EXPECT_EQ(dataOf(G, "read rest"), Names{});
 }
 
+TEST_F(TrackerTest, InlineReadsFindTheOriginsOfWholeWords) {
+  // An 8-byte value written as two halves, read whole, by halves and by parts of a half: once
+  // the thread has looked up its leaf, such reads run inline (runtime.h), and find the same
+  // origins as the runtime; a split word still goes to the runtime.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Low = U.site(VarSite, "low"), High = U.site(VarSite, "high"),
+             Byte = U.site(VarSite, "byte"), ReadAll = U.site(VarSite, "read all"),
+             ReadLow = U.site(VarSite, "read low"), ReadHigh = U.site(VarSite, "read high part"),
+             ReadSplit = U.site(VarSite, "read split");
+    U.enter(0);
+    alignas(8) static unsigned Halves[2];
+    int v = 0;
+    sleuth_set(U.tu(), Low, &Halves[0], 4);
+    sleuth_set(U.tu(), High, &Halves[1], 4);
+    unsigned long Key = reinterpret_cast<unsigned long>(Halves) >> 16;
+    require(sleuth_pending_reads.leaf_keys[Key & 3] == Key, "the leaf is published");
+    sleuth_get(&Halves[0], 4); // (in the runtime: the thread has no stack of reads yet)
+    U.set(ReadLow, v);
+    sleuth_get(Halves, 8);
+    require(sleuth_pending_reads.top - sleuth_pending_reads.frame == 2, "two origins");
+    U.set(ReadAll, v);
+    sleuth_get(reinterpret_cast<char *>(&Halves[1]) + 2, 2);
+    U.set(ReadHigh, v);
+    sleuth_set(U.tu(), Byte, reinterpret_cast<char *>(&Halves[1]) + 3, 1);
+    sleuth_get(Halves, 8);
+    U.set(ReadSplit, v);
+    sleuth_leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "read all"), (Names{"low", "high"}));
+  EXPECT_EQ(dataOf(G, "read low"), Names{"low"});
+  EXPECT_EQ(dataOf(G, "read high part"), Names{"high"});
+  EXPECT_EQ(dataOf(G, "read split"), (Names{"low", "high", "byte"}));
+}
+
 TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
   Recording R = record([](Program &P) {
     Unit &U = P.unit();

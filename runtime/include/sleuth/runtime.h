@@ -125,6 +125,10 @@ struct sleuth_reads {
   struct sleuth_undo *undo_top; /* the next free slot of the thread's undo stack */
   struct sleuth_undo *undo_end; /* its end: undo_top == undo_end, full (or none yet) */
   unsigned in_call;             /* nonzero inside an instrumented function (not the bottom frame) */
+  /* The thread's last leaves of the shadow memory looked up (see shadow_memory.h): the address
+   * bits above a leaf (~0ul: none) and the leaf's entries, one per aligned 4-byte word. */
+  unsigned long leaf_keys[4];
+  const unsigned *leaves[4];
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 /* sleuth_use when the stack is full or the thread has none yet. */
@@ -243,7 +247,39 @@ SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigne
 SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
-SLEUTH_PROBE void sleuth_get(const volatile void *addr, unsigned long size);
+SLEUTH_PROBE void sleuth_get_slow(const volatile void *addr, unsigned long size);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
+#ifdef SLEUTH_INLINE_WRITES
+  /* Inline for the common read, of one word or of an aligned pair of words (ints, pointers,
+   * doubles), whose leaf the thread looked up last time and whose entries hold one origin each
+   * (no split word). */
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned long a = (unsigned long)addr, key = a >> 16;
+  unsigned way = (unsigned)key & 3u;
+  if (r->leaf_keys[way] == key && r->end - r->top >= 2 &&
+      ((a & 3u) + size <= 4u || (size == 8 && (a & 7u) == 0))) {
+    const unsigned *word = r->leaves[way] + ((a & 0xffffu) >> 2);
+    unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
+    if (size == 8)
+      second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
+    if (((first | second) & 0x80000000u) == 0) {
+      if (first != 0)
+        *r->top++ = first - 1;
+      if (second != first && second != 0)
+        *r->top++ = second - 1;
+      return;
+    }
+  }
+#endif
+  sleuth_get_slow(addr, size);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
 SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
 
