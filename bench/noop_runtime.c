@@ -12,10 +12,16 @@
 
 #define NOOP_TLS __thread __attribute__((tls_model("initial-exec")))
 
-/* No leaf is ever published: the inline reads always call sleuth_get_slow. */
+/* No leaf is ever published, no unit registered (base stays 0): the inline reads and nodes
+ * always call their slow paths here, which do nothing. */
 __thread struct sleuth_reads sleuth_pending_reads
-    __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                  {~0ul, ~0ul, ~0ul, ~0ul}, {0, 0, 0, 0}};
+    __attribute__((tls_model("initial-exec"))) = {0,
+                                                  0,
+                                                  0,
+                                                  0,
+                                                  {~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul,
+                                                   ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul},
+                                                  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
 
 enum { ReadSlots = 1 << 16, PendingSetps = 256 };
 static NOOP_TLS unsigned *Reads;
@@ -37,13 +43,17 @@ void sleuth_use_slow(unsigned origin) {
   (void)origin;
   forgetReads();
 }
-unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
-  (void)tu, (void)prior;
-  forgetReads();
-  return site + 1;
+void sleuth_chk_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site, unsigned origin) {
+  (void)tu, (void)cache, (void)site, (void)origin;
 }
-unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
-  (void)tu, (void)prior;
+void sleuth_getc_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                      const volatile void *addr, unsigned long size) {
+  (void)tu, (void)cache, (void)site, (void)addr, (void)size;
+}
+unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int consume) {
+  (void)tu, (void)ctl;
+  if (consume)
+    forgetReads();
   return site + 1;
 }
 unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position) {
@@ -55,68 +65,73 @@ void *sleuth_getp(const volatile void *addr, unsigned long size) {
   (void)size;
   return (void *)addr;
 }
-void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
-                unsigned long size) {
-  (void)tu, (void)site, (void)addr, (void)size;
+void sleuth_set_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, const volatile void *addr,
+                     unsigned long size) {
+  (void)tu, (void)site, (void)ctl, (void)addr, (void)size;
   forgetReads();
 }
-void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size) {
-  (void)tu, (void)site, (void)size;
+void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
+                  unsigned long size) {
+  (void)tu, (void)site, (void)ctl, (void)size;
   Setps[NumSetps++ % PendingSetps] = addr;
   return addr;
 }
 void *sleuth_commit(void) { return NumSetps ? Setps[--NumSetps % PendingSetps] : NULL; }
-void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size) {
-  (void)tu, (void)site, (void)size;
+void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
+                    unsigned long size) {
+  (void)tu, (void)site, (void)ctl, (void)size;
   return addr;
 }
-int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
+int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl, const volatile void *addr,
                 unsigned long size) {
-  (void)tu, (void)site, (void)addr, (void)size;
+  (void)tu, (void)site, (void)ctl, (void)addr, (void)size;
   return 0;
 }
-int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, int outcome) {
-  (void)tu, (void)site;
+int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+  (void)tu, (void)site, (void)ctl;
   forgetReads();
   return outcome;
 }
-unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value) {
-  (void)tu, (void)site;
+unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                            unsigned long value) {
+  (void)tu, (void)site, (void)ctl;
   return value;
 }
-int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome) {
-  (void)tu, (void)site;
+int sleuth_assert(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+  (void)tu, (void)site, (void)ctl;
   return outcome;
 }
 void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const char *function) {
   (void)expr, (void)file, (void)line, (void)function;
   abort();
 }
-void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key) {
-  (void)tu, (void)site, (void)callee_key;
+void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key;
 }
 void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position) {
   (void)tu, (void)site, (void)position;
 }
-void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned callee_key, unsigned pairs,
-                      ...) {
-  (void)tu, (void)site, (void)callee_key, (void)pairs;
+void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
+                      unsigned pairs, ...) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)pairs;
 }
-void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key, const void *frame_address) {
+unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
+                      const void *frame_address) {
   (void)tu, (void)func, (void)key, (void)frame_address;
   forgetReads();
+  return 0;
 }
-void sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
-                         const void *frame_address, unsigned first_param, unsigned count) {
+unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                             const void *frame_address, unsigned first_param, unsigned count) {
   (void)first_param, (void)count;
-  sleuth_enter(tu, func, key, frame_address);
+  return sleuth_enter(tu, func, key, frame_address);
 }
 void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                   unsigned long size, unsigned position) {
   (void)tu, (void)site, (void)addr, (void)size, (void)position;
 }
-void sleuth_ret(struct sleuth_tu *tu, unsigned site) {
-  (void)tu, (void)site;
+void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+  (void)tu, (void)site, (void)ctl;
   forgetReads();
 }
 void sleuth_leave(void) { forgetReads(); }

@@ -118,10 +118,11 @@ void Context::wrap(const Stmt *S, std::string Prefix, std::string Suffix) {
   wrap(fileRange(S), std::move(Prefix), std::move(Suffix));
 }
 
-void Context::wrapWithWriteAfter(CharSourceRange R, unsigned Site, const std::string &Text) {
+void Context::wrapWithWriteAfter(CharSourceRange R, unsigned Site, const std::string &Ctl,
+                                 const std::string &Text) {
   wrap(R, "((void)(",
-       "), sleuth_set(" + unitAndSite(Site) + ", __builtin_addressof(" + Text + "), sizeof(" +
-           Text + ")))");
+       "), sleuth_set(" + unitAndSite(Site) + ", " + Ctl + ", __builtin_addressof(" + Text +
+           "), sizeof(" + Text + ")))");
 }
 
 void Context::insertBefore(SourceLocation L, std::string Text) {

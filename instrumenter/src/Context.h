@@ -68,6 +68,7 @@ public:
   clang::FileID CurrentFile;
   SiteTable *Sites = nullptr;
   std::string UnitName = "__sleuth_tu";
+  std::string ReadCacheName = "__sleuth_rc";
   std::string CounterName = "__sleuth_cov";
   /// Coverage mode: place counters as CoverageCounters::Minimal says.
   bool MinimalCounters = false;
@@ -103,8 +104,9 @@ public:
   std::string unitAndSite(unsigned Site) const;
 
   /// C++: record a write of the object named Text beside expression R, whose value is
-  /// discarded: `((void)(R), sleuth_set(&tu, Site, __builtin_addressof(Text), sizeof(Text)))`.
-  void wrapWithWriteAfter(clang::CharSourceRange R, unsigned Site, const std::string &Text);
+  /// discarded: `((void)(R), sleuth_set(&tu, Site, Ctl, __builtin_addressof(Text), sizeof(Text)))`.
+  void wrapWithWriteAfter(clang::CharSourceRange R, unsigned Site, const std::string &Ctl,
+                          const std::string &Text);
 
   /// Queue an edit; edits are applied after the whole function was analysed.
   void wrap(const clang::Stmt *S, std::string Prefix, std::string Suffix);

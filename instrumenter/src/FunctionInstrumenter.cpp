@@ -56,7 +56,170 @@ unsigned FunctionInstrumenter::addSite(SiteKind Kind, const Stmt *Anchor, Source
   unsigned Id = Ctx.Sites->add(std::move(S));
   if (Anchor)
     Anchors.emplace_back(Id, Anchor);
+  OwnSites.push_back(Id);
   return Id;
+}
+
+// Placeholders are "\x01S<index>\x02": bytes no C or C++ token of a probe's text contains.
+std::string FunctionInstrumenter::defer(std::function<std::string()> Make) {
+  Deferred.push_back(std::move(Make));
+  return "\x01S" + std::to_string(Deferred.size() - 1) + "\x02";
+}
+
+std::string FunctionInstrumenter::control(unsigned Site) {
+  return defer([this, Site] {
+    const std::vector<unsigned> &Controllers = (*Ctx.Sites)[Site].Controllers;
+    if (Controllers.empty())
+      return callControl();
+    if (ConstantControl.contains(Site))
+      return "(" + Ctx.UnitName + ".base + " + std::to_string(Controllers[0]) + "u)";
+    return GroupOfSite.at(Site);
+  });
+}
+
+std::string FunctionInstrumenter::testEffects(unsigned Site) const {
+  auto Found = GroupsOfTest.find(Site);
+  if (Found == GroupsOfTest.end())
+    return "";
+  std::string Text;
+  for (const std::string &Local : Found->second)
+    Text += Local + " = ";
+  return Text + Ctx.UnitName + ".base + " + std::to_string(Site) + "u";
+}
+
+std::pair<std::string, std::string> FunctionInstrumenter::addRead(CharSourceRange R,
+                                                                  ReadForms Forms) {
+  unsigned Index = unsigned(Reads.size());
+  Reads.push_back(Read{std::move(Forms), Unclaimed, ""});
+  std::string Prefix = defer([this, Index] { return readText(Index, true); });
+  std::string Suffix = defer([this, Index] { return readText(Index, false); });
+  if (R.isValid())
+    Ctx.wrap(R, Prefix, Suffix);
+  return {Prefix, Suffix};
+}
+
+std::string FunctionInstrumenter::readCache() {
+  unsigned Slot = Ctx.Sites->addReadSlot();
+  return "&" + Ctx.ReadCacheName + "[" + std::to_string(2 * Slot) + "]";
+}
+
+std::string FunctionInstrumenter::readText(unsigned Index, bool Prefix) {
+  Read &R = Reads[Index];
+  if (R.Claim == Omitted)
+    return "";
+  if (R.Claim == Unclaimed || R.Claim == Pushed)
+    return Prefix ? R.Forms.PushPrefix : R.Forms.PushSuffix;
+  if (R.Cache.empty())
+    R.Cache = readCache();
+  std::string Text = Prefix ? R.Forms.CheckPrefix : R.Forms.CheckSuffix;
+  auto Substitute = [&Text](const std::string &From, const std::string &To) {
+    for (size_t At = Text.find(From); At != std::string::npos; At = Text.find(From, At + To.size()))
+      Text.replace(At, From.size(), To);
+  };
+  Substitute("@SITE@", std::to_string(R.Claim) + "u");
+  Substitute("@CACHE@", R.Cache);
+  return Text;
+}
+
+std::pair<unsigned, unsigned> FunctionInstrumenter::readRange(const Stmt *S) const {
+  auto Found = ReadRanges.find(S);
+  if (Found == ReadRanges.end())
+    return {0, 0};
+  unsigned End = Found->second.second == ~0u ? unsigned(Reads.size()) : Found->second.second;
+  return {Found->second.first, End};
+}
+
+void FunctionInstrumenter::claimReads(const Stmt *S, unsigned Site) {
+  auto [Begin, End] = readRange(S);
+  for (unsigned I = Begin; I < End; ++I)
+    if (Reads[I].Claim == Unclaimed)
+      Reads[I].Claim = Site;
+}
+
+void FunctionInstrumenter::pushReads(const Stmt *S) {
+  auto [Begin, End] = readRange(S);
+  for (unsigned I = Begin; I < End; ++I)
+    if (Reads[I].Claim == Unclaimed)
+      Reads[I].Claim = Pushed;
+}
+
+void FunctionInstrumenter::omitReads(const Stmt *S) {
+  auto [Begin, End] = readRange(S);
+  for (unsigned I = Begin; I < End; ++I)
+    if (Reads[I].Claim == Unclaimed)
+      Reads[I].Claim = Omitted;
+}
+
+std::string FunctionInstrumenter::expand(const std::string &Text, std::vector<std::string> &Done,
+                                         std::vector<bool> &Ready) {
+  std::string Out;
+  size_t From = 0;
+  for (size_t At = Text.find('\x01'); At != std::string::npos; At = Text.find('\x01', From)) {
+    size_t Close = Text.find('\x02', At);
+    Out.append(Text, From, At - From);
+    unsigned Index = unsigned(std::stoul(Text.substr(At + 2, Close - At - 2)));
+    if (!Ready[Index]) {
+      Done[Index] = expand(Deferred[Index](), Done, Ready);
+      Ready[Index] = true;
+    }
+    Out += Done[Index];
+    From = Close + 1;
+  }
+  Out.append(Text, From, std::string::npos);
+  return Out;
+}
+
+void FunctionInstrumenter::resolveDeferred(size_t FirstEdit, size_t FirstReplacement) {
+  std::vector<std::string> Done(Deferred.size());
+  std::vector<bool> Ready(Deferred.size(), false);
+  auto Resolve = [&](std::string &Text) {
+    if (Text.find('\x01') != std::string::npos)
+      Text = expand(Text, Done, Ready);
+  };
+  for (size_t I = FirstEdit; I < Ctx.Edits.size(); ++I) {
+    Resolve(Ctx.Edits[I].Prefix);
+    Resolve(Ctx.Edits[I].Suffix);
+  }
+  for (size_t I = FirstReplacement; I < Ctx.Replacements.size(); ++I)
+    Resolve(Ctx.Replacements[I].second);
+}
+
+std::string FunctionInstrumenter::controlDeclarations() const {
+  std::string Text = " unsigned " + callControl() + " = 0u;";
+  for (const std::string &Local : GroupLocals)
+    Text += " unsigned " + Local + " = 0u;";
+  if (NeedsSwitchValue)
+    Text += " unsigned long " + std::string("__sleuth_sw") + std::to_string(FunctionId) + " = 0ul;";
+  return Text;
+}
+
+std::string FunctionInstrumenter::controlUses(const std::string &Separator) const {
+  std::string Text = "(void)" + callControl() + Separator;
+  for (const std::string &Local : GroupLocals)
+    Text += "(void)" + Local + Separator;
+  return Text;
+}
+
+void FunctionInstrumenter::computeControlGroups() {
+  // A site that tests control takes the one executed last in this frame: a local per set of
+  // controllers, which each of those tests sets when it runs, starting out as the call's
+  // control (none of them has run yet in this frame). A site whose one controller always ran
+  // first passes that test as a constant (ConstantControl).
+  std::map<std::vector<unsigned>, std::string> Groups;
+  for (unsigned Site : OwnSites) {
+    const std::vector<unsigned> &Controllers = (*Ctx.Sites)[Site].Controllers;
+    if (Controllers.empty() || ConstantControl.contains(Site))
+      continue;
+    auto [It, Inserted] = Groups.try_emplace(Controllers);
+    if (Inserted) {
+      It->second =
+          "__sleuth_g" + std::to_string(FunctionId) + "_" + std::to_string(GroupLocals.size());
+      GroupLocals.push_back(It->second);
+      for (unsigned Test : Controllers)
+        GroupsOfTest[Test].push_back(It->second);
+    }
+    GroupOfSite[Site] = It->second;
+  }
 }
 
 void FunctionInstrumenter::mapTerminator(const Stmt *Terminator, unsigned Site) {
@@ -90,9 +253,12 @@ bool FunctionInstrumenter::run() {
       FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),
                     Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc())), Name});
   Locals.compute(Function, FunctionId, Ctx);
+  size_t FirstEdit = Ctx.Edits.size(), FirstReplacement = Ctx.Replacements.size();
   walk(Body);
-  FrameProbe::instrumentEntry(*this);
   computeControlDependences();
+  computeControlGroups();
+  FrameProbe::instrumentEntry(*this);
+  resolveDeferred(FirstEdit, FirstReplacement);
   return true;
 }
 
@@ -115,6 +281,14 @@ static bool isOffLimits(const Stmt *S) {
 void FunctionInstrumenter::walk(const Stmt *S) {
   if (!S || isOffLimits(S))
     return;
+  // The reads registered inside S, for the consumer probes that claim them.
+  unsigned First = unsigned(Reads.size());
+  ReadRanges[S] = {First, ~0u};
+  walkChildren(S);
+  ReadRanges[S] = {First, unsigned(Reads.size())};
+}
+
+void FunctionInstrumenter::walkChildren(const Stmt *S) {
   if (const auto *G = dyn_cast<GenericSelectionExpr>(S)) {
     if (!G->isResultDependent())
       walk(G->getResultExpr());
@@ -290,6 +464,55 @@ void FunctionInstrumenter::computeControlDependences() {
       llvm::sort(It->second);
     }
     (*Ctx.Sites)[SiteId].Controllers = It->second;
+  }
+
+  // A site one test T controls may still run before T in a frame: a loop's test, which T in the
+  // body controls through the back edge, runs first when the loop is entered; a call inside
+  // T's own condition runs before T's probe. Its controller then is the call's, as if no test
+  // controlled it. T's node can be passed as a constant only where T's probe always ran first:
+  // the site is not inside T's condition, and every path from the function's entry to it
+  // passes through a branch of T's condition. Elsewhere the site takes its control from a
+  // local that T sets (a group of one).
+  llvm::DenseMap<unsigned, const Stmt *> AnchorOf;
+  for (auto &[SiteId, Anchor] : Anchors)
+    AnchorOf[SiteId] = Anchor;
+  llvm::DenseMap<unsigned, llvm::SmallPtrSet<const CFGBlock *, 4>> BlocksOf; // test -> branches
+  for (const CFGBlock *Block : *Graph)
+    if (const Stmt *T = Block ? Block->getTerminatorStmt() : nullptr)
+      if (auto Found = TerminatorSites.find(T); Found != TerminatorSites.end())
+        BlocksOf[Found->second].insert(Block);
+  // Blocks reachable from the entry without passing through a branch of test T.
+  std::map<unsigned, llvm::DenseSet<const CFGBlock *>> Avoiding;
+  auto ReachableAvoiding = [&](unsigned Test) -> const llvm::DenseSet<const CFGBlock *> & {
+    auto [It, Inserted] = Avoiding.try_emplace(Test);
+    if (Inserted) {
+      const auto &Stops = BlocksOf[Test];
+      llvm::SmallVector<const CFGBlock *, 32> Work{&Graph->getEntry()};
+      It->second.insert(&Graph->getEntry());
+      while (!Work.empty()) {
+        const CFGBlock *B = Work.pop_back_val();
+        if (Stops.contains(B))
+          continue;
+        for (const CFGBlock::AdjacentBlock &Next : B->succs())
+          if (const CFGBlock *N = Next.getReachableBlock(); N && It->second.insert(N).second)
+            Work.push_back(N);
+      }
+    }
+    return It->second;
+  };
+  for (auto &[SiteId, Anchor] : Anchors) {
+    const std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
+    if (Controllers.size() != 1)
+      continue;
+    unsigned Test = Controllers[0];
+    const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
+    const Stmt *Condition = AnchorOf.lookup(Test);
+    bool Inside = false;
+    for (const Stmt *P = Anchor; P && !Inside; P = Parents.getParent(P))
+      Inside = P == Condition;
+    if (Block && Condition && !Inside && !BlocksOf[Test].contains(Block) &&
+        !ReachableAvoiding(Test).contains(Block))
+      ConstantControl.insert(SiteId);
   }
 }
 

@@ -1,5 +1,11 @@
 // Instruments one function body: walks it in post-order, asks each probe kind to instrument
 // the node, then computes the static control dependences of the sites it created.
+//
+// Some of a probe's text is known only once the whole body has been seen: the controlling test
+// that a node passes (the control dependences come from the CFG, after the walk), and whether
+// a read is checked against the node that consumes it or pushed for one the run decides (an
+// assignment claims the reads of its operands when it is visited, after them). Probes write a
+// placeholder for such text (`defer`), which run() replaces before the edits are applied.
 #pragma once
 
 #include "Context.h"
@@ -10,6 +16,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+
+#include <functional>
+#include <map>
 
 namespace sleuth::instrumenter {
 
@@ -31,6 +40,50 @@ public:
   /// Creates a site anchored at `Anchor` (whose CFG block decides the site's controllers).
   unsigned addSite(SiteKind Kind, const clang::Stmt *Anchor, clang::SourceLocation Loc,
                    std::string SiteName, unsigned Flags = 0);
+
+  /// A placeholder for text that Make produces once the function has been analysed.
+  std::string defer(std::function<std::string()> Make);
+  /// The expression a node probe of `Site` passes as its control (`ctl`): 1 + the node of its
+  /// controlling test in this execution, 0 for none (deferred: see the file comment). A site
+  /// one test controls passes that test; a site several tests control, the local that those
+  /// tests set when they run (the one run last in this frame); a site that no test of this
+  /// function controls, the call's control, which the entry probe keeps in a local.
+  std::string control(unsigned Site);
+  /// What a test probe of `Site` must do once its outcome is known: set the locals of the
+  /// groups of controllers the test belongs to (`g1 = g2 = base + Site`); empty if it belongs
+  /// to none. Known only once the function has been analysed: call it from deferred text.
+  std::string testEffects(unsigned Site) const;
+  /// The local holding the call's control (see sleuth_enter).
+  std::string callControl() const { return "__sleuth_cc" + std::to_string(FunctionId); }
+  /// A local of the function's for a switch's value (declared by the entry probe).
+  std::string switchValue() {
+    NeedsSwitchValue = true;
+    return "__sleuth_sw" + std::to_string(FunctionId);
+  }
+  /// The declarations of the function's own locals for control, for the top of the body; and
+  /// their uses, each cast to void and followed by Separator (see LocalOrigins::uses).
+  std::string controlDeclarations() const;
+  std::string controlUses(const std::string &Separator) const;
+  const std::vector<std::string> &groupLocals() const { return GroupLocals; }
+
+  /// A read, in its two forms: pushed onto the pending reads (`Push`, for a consumer the run
+  /// decides), or checked against the node that consumes it (`Check`, where `@SITE@` and
+  /// `@CACHE@` stand for the node's site and the read's cache slots). Wraps R (or, with an
+  /// invalid R, returns the placeholder to put into a probe's own text). Reads are claimed by
+  /// the consumer probes visited after them (claimReads); unclaimed reads are pushed.
+  struct ReadForms {
+    std::string PushPrefix, PushSuffix, CheckPrefix, CheckSuffix;
+  };
+  std::pair<std::string, std::string> addRead(clang::CharSourceRange R, ReadForms Forms);
+  /// Reads registered inside S (and not claimed yet) flow into node `Site`.
+  void claimReads(const clang::Stmt *S, unsigned Site);
+  /// Reads registered inside S (not claimed yet) are pushed: a callee decides.
+  void pushReads(const clang::Stmt *S);
+  /// Reads registered inside S (not claimed yet) are left out: a probe passes them otherwise.
+  void omitReads(const clang::Stmt *S);
+  /// A fresh pair of slots in the unit's read cache, for a read checked against a node the
+  /// probe knows itself (`&__sleuth_rc[2k]`).
+  std::string readCache();
   /// Control-flow decisions inside the condition of test `Site` (&&, ||, ?:) map to it.
   void mapTerminator(const clang::Stmt *Terminator, unsigned Site);
   /// Number of probes emitted so far (lets a probe tell whether a subtree read anything).
@@ -57,8 +110,33 @@ public:
 private:
   bool hasHiddenReturn(const clang::Stmt *S) const;
   void walk(const clang::Stmt *S);
+  void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
   void computeControlDependences();
+  void computeControlGroups();
+  void resolveDeferred(size_t FirstEdit, size_t FirstReplacement);
+  std::pair<unsigned, unsigned> readRange(const clang::Stmt *S) const;
+
+  static constexpr unsigned Unclaimed = ~0u, Pushed = ~0u - 1, Omitted = ~0u - 2;
+  struct Read {
+    ReadForms Forms;
+    unsigned Claim = Unclaimed; // the consuming site, or Unclaimed / Pushed / Omitted
+    std::string Cache;          // its slots, once it is checked
+  };
+  std::string readText(unsigned Index, bool Prefix);
+  std::string expand(const std::string &Text, std::vector<std::string> &Done,
+                     std::vector<bool> &Ready);
+  std::vector<Read> Reads;
+  llvm::DenseMap<const clang::Stmt *, std::pair<unsigned, unsigned>> ReadRanges;
+  std::vector<std::function<std::string()>> Deferred;
+  /// Sites created by this function, and for a site controlled by several tests the local
+  /// that holds the one executed last; for a test, the locals it sets.
+  std::vector<unsigned> OwnSites;
+  std::map<unsigned, std::string> GroupOfSite;
+  std::map<unsigned, std::vector<std::string>> GroupsOfTest;
+  std::vector<std::string> GroupLocals;
+  llvm::DenseSet<unsigned> ConstantControl;
+  bool NeedsSwitchValue = false;
 
   unsigned Probes = 0;
   std::vector<std::pair<unsigned, const clang::Stmt *>> Anchors;

@@ -165,6 +165,7 @@ public:
     Ctx.CurrentFile = File;
     Ctx.Sites = &T.Sites;
     Ctx.UnitName = "__sleuth_tu" + T.Suffix;
+    Ctx.ReadCacheName = "__sleuth_rc" + T.Suffix;
     Ctx.CounterName = CounterArray + T.Suffix;
     bool Done = false;
     unsigned Probes = 0;

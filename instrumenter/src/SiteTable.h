@@ -38,6 +38,8 @@ public:
     Functions.push_back(std::move(F));
     return unsigned(Functions.size() - 1);
   }
+  /// A pair of slots in the unit's read cache (`__sleuth_rc`), for one checked read.
+  unsigned addReadSlot() { return ReadSlots++; }
   Site &operator[](unsigned Id) { return Sites[Id]; }
   size_t size() const { return Sites.size(); }
   size_t numFunctions() const { return Functions.size(); }
@@ -49,6 +51,7 @@ public:
 private:
   std::vector<Site> Sites;
   std::vector<FunctionEntry> Functions;
+  unsigned ReadSlots = 0;
 };
 
 /// A C string literal for S.

@@ -75,8 +75,8 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
       continue;
     unsigned long long Hits = 0;
     for (ThreadState *T : R.Threads)
-      if (N < T->Nodes.size())
-        Hits += T->Nodes[N].Hits;
+      if (N < T->Hits.size())
+        Hits += T->Hits[N];
     if (Hits)
       W.str("hit ").num(FileId[N]).sp().num(Hits).nl();
   }

@@ -6,9 +6,12 @@
 //   pointers, references, arrays and fields are seen by reads under any other name.
 // - Reads accumulate as "pending reads" of the current frame; the next node created in the frame
 //   (write, test, return, assertion) depends on them and consumes them.
-// - Control: each site carries its static controlling tests (computed by the instrumenter from
-//   Clang's CFG); the dynamic controller is the one executed most recently in the current frame,
-//   or else the test that controlled the call of the current function.
+// - Control: the instrumented code passes each node its controlling test (the instrumenter
+//   computes the static controlling tests from Clang's CFG and keeps the one executed last in
+//   locals of the instrumented function; sites no test inside a function controls are
+//   controlled by whatever controlled the call, which sleuth_enter returns).
+// - Reads whose consuming node the instrumenter knows are checked where they happen against a
+//   cache of the origins that read saw before; only a new origin reaches the runtime.
 #include "sleuth/runtime.h"
 
 #include "edge_set.h"
@@ -27,27 +30,24 @@
 
 using namespace sleuth::rt;
 
+namespace sleuth::rt {
+// A thread's reads before it has any: no stack, no node, no leaf (every key ~0: none).
+constexpr sleuth_reads initialReads() {
+  sleuth_reads R{};
+  for (unsigned long &Key : R.leaf_keys)
+    Key = ~0ul;
+  return R;
+}
+} // namespace sleuth::rt
+
 extern "C" {
-__thread sleuth_reads sleuth_pending_reads
-    __attribute__((tls_model("initial-exec"))) = {nullptr,
-                                                  nullptr,
-                                                  nullptr,
-                                                  nullptr,
-                                                  0,
-                                                  sleuth::rt::NoNode,
-                                                  nullptr,
-                                                  0,
-                                                  0,
-                                                  nullptr,
-                                                  nullptr,
-                                                  nullptr,
-                                                  nullptr,
-                                                  0,
-                                                  {~0ul, ~0ul, ~0ul, ~0ul},
-                                                  {nullptr, nullptr, nullptr, nullptr}};
+__thread sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec"))) =
+    sleuth::rt::initialReads();
 }
 
 namespace sleuth::rt {
+
+std::atomic<unsigned> RegisteredSites{0};
 
 Registry &registry() {
   static Registry *R = new Registry; // never destroyed: used from exit and signal handlers
@@ -71,9 +71,7 @@ ThreadState &newThreadState() {
   R.Threads.push_back(T);
   // The bottom frame: code that runs outside any instrumented function (static initializers).
   T->Frames.push_back(Frame{});
-  T->publishFrame();
   sleuth_pending_reads.last = &T->Last;
-  sleuth_pending_reads.seq = reinterpret_cast<unsigned long *>(&T->Seq);
   T->Leaves.Published = &sleuth_pending_reads;
   CurrentThread = T;
   return *T;
@@ -149,6 +147,7 @@ void registerUnit(sleuth_tu *Tu) {
     R.FileIds.push_back(IsNode ? R.NumGraphNodes++ : NoNode);
   }
   installExitHandlers();
+  RegisteredSites.store(R.NumSites, std::memory_order_release);
   __atomic_store_n(&Tu->base, Base + 1, __ATOMIC_RELEASE);
 }
 
@@ -167,41 +166,30 @@ inline unsigned nodeOf(sleuth_tu *Tu, unsigned Site) {
 
 namespace {
 
-// The controlling test of `Site` right now: among its static controllers, the one executed
-// last in the current frame; otherwise whatever controlled the call of this function.
-unsigned resolveControl(ThreadState &T, sleuth_tu *Tu, const sleuth_site &Site) {
-  const Frame &F = T.Frames.back();
-  unsigned Best = NoNode;
-  uint64_t BestSeq = F.EntrySeq;
-  unsigned Base = Tu->base - 1;
-  for (unsigned I = 0; I < Site.cd_count; ++I) {
-    unsigned Test = Base + Tu->cds[Site.cd_begin + I];
-    uint64_t Seq = T.lastExecution(Test);
-    if (Seq > BestSeq) {
-      BestSeq = Seq;
-      Best = Test;
-      if (Seq == T.Seq)
-        break; // the latest test of all: no other can be later (zlib's inflate has dozens)
-    }
-  }
-  return Best != NoNode ? Best : F.CallControl;
-}
-
 // Creates (or revisits) node `Node` for `Site`: depends on the pending reads of the frame (those
-// from position From on, if given) and on its controlling test; those reads are consumed.
-void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node,
+// from position From on, if given) and on its controlling test Ctl (1 + a node, or 0); those
+// reads are consumed.
+void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node, unsigned Ctl,
               size_t From = ~size_t(0)) {
-  const sleuth_site &S = Tu->sites[Site];
   Frame &F = T.Frames.back();
   if (From == ~size_t(0))
     From = F.ReadBase;
-  NodeState &State = T.node(Node);
+  sleuth_site_state &State = Tu->states[Site];
   for (size_t I = From, E = T.Pending.size(); I < E; ++I)
     T.addData(State, Node, T.Pending[I]);
   T.Pending.resize(From);
-  T.addControl(State, Node, resolveControl(T, Tu, S));
-  ++State.Hits;
+  if (Ctl != 0 && Ctl - 1 < RegisteredSites.load(std::memory_order_acquire))
+    T.addControl(State, Node, Ctl);
+  T.hit(Node);
   T.Last = Node;
+}
+
+// Remembers Origin (1 + a node) in a read's or a site's cache of two, the older one out.
+void remember(unsigned *Cache, unsigned Origin) {
+  if (__atomic_load_n(&Cache[0], __ATOMIC_RELAXED) == Origin)
+    return;
+  __atomic_store_n(&Cache[1], __atomic_load_n(&Cache[0], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&Cache[0], Origin, __ATOMIC_RELAXED);
 }
 
 void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) {
@@ -214,16 +202,12 @@ void leaveFrame(ThreadState &T) {
   Frame &F = T.Frames.back();
   T.Pending.resize(F.ReadBase);
   T.ArgOrigins.resize(F.ArgBase);
-  for (size_t I = T.TestUndo.size(); I-- > F.UndoBase;)
-    T.LastExecution[T.TestUndo[I].test] = T.TestUndo[I].seq;
-  T.TestUndo.resize(F.UndoBase);
   // Calls made inside the leaving frame were recorded with Depth == Frames.size().
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
     T.Calls.pop_back();
   T.Frames.pop_back();
   T.Pending.setFrameBase(T.Frames.back().ReadBase);
-  T.publishFrame();
 }
 
 // The call record of `CallNode` made in the current frame; records of calls made later in this
@@ -284,6 +268,24 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
 
 } // namespace
 
+namespace {
+// sleuth_call_args and sleuth_call_argsv.
+void callArgs(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, unsigned Pairs,
+              va_list Args) {
+  sleuth_call(Tu, Site, Ctl, CalleeKey);
+  ThreadState &T = thread();
+  CallRecord &C = T.Calls.back();
+  for (unsigned I = 0; I < Pairs && C.NumMarks + 1 < CallRecord::MaxMarks; ++I) {
+    unsigned Position = va_arg(Args, unsigned), Origin = va_arg(Args, unsigned);
+    C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+    if (Origin != 0)
+      T.Pending.push_back(Origin - 1);
+  }
+  // The arguments' own reads, pushed after this, belong to position 0: no parameter's.
+  C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), 0};
+}
+} // namespace
+
 extern "C" {
 
 void sleuth_get_slow(const volatile void *Addr, unsigned long Size) {
@@ -295,12 +297,37 @@ void *sleuth_getp(const volatile void *Addr, unsigned long Size) {
   return const_cast<void *>(Addr);
 }
 
-void sleuth_set(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size) {
+void sleuth_chk_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, unsigned Origin) {
+  if (Origin == 0 || Origin - 1 >= RegisteredSites.load(std::memory_order_acquire))
+    return; // no origin, or none of this program (a companion clobbered by longjmp)
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  T.addData(Tu->states[Site], Node, Origin - 1);
+  remember(Cache, Origin);
+}
+
+void sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volatile void *Addr,
+                      unsigned long Size) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  // Collected past the pending reads' top, which is where the shadow appends, and dropped again.
+  size_t Mark = T.Pending.size();
+  pushOrigins(T, Addr, Size);
+  sleuth_site_state &State = Tu->states[Site];
+  for (size_t I = Mark, E = T.Pending.size(); I < E; ++I) {
+    T.addData(State, Node, T.Pending[I]);
+    remember(Cache, T.Pending[I] + 1);
+  }
+  T.Pending.resize(Mark);
+}
+
+void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                     unsigned long Size) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
-    pushOrigins(T, Addr, Size); // the shadow still holds the old value's origin
-  makeNode(T, Tu, Site, Node);
+    pushOrigins(T, Addr, Size); // the shadow still holds the old value's origins
+  makeNode(T, Tu, Site, Node, Ctl);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
@@ -309,30 +336,18 @@ void sleuth_use_slow(unsigned Origin) {
     thread().Pending.push_back(Origin - 1);
 }
 
-unsigned sleuth_def_slow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
+unsigned sleuth_def_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Consume) {
+  // A ++/-- whose value is used (Consume == 0) sits inside a larger expression: the reads
+  // pending so far belong to that expression, not to this write.
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
-  if (Prior != 0)
-    T.Pending.push_back(Prior - 1);
-  makeNode(T, Tu, Site, Node);
+  makeNode(T, Tu, Site, Node, Ctl, Consume ? ~size_t(0) : T.Pending.size());
   return Node + 1;
 }
 
-unsigned sleuth_defnow_slow(sleuth_tu *Tu, unsigned Site, unsigned Prior) {
-  // As sleuth_setnow: the reads pending so far belong to the enclosing expression.
+void *sleuth_setp(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
   ThreadState &T = thread();
-  unsigned Node = nodeOf(Tu, Site);
-  size_t Mark = T.Pending.size();
-  if (Prior != 0)
-    T.Pending.push_back(Prior - 1);
-  makeNode(T, Tu, Site, Node, Mark);
-  T.Pending.push_back(Node);
-  return Node + 1;
-}
-
-void *sleuth_setp(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
-  ThreadState &T = thread();
-  T.PendingWrites.push_back(PendingWrite{Tu, Site, Addr, Size});
+  T.PendingWrites.push_back(PendingWrite{Tu, Site, Ctl, Addr, Size});
   return Addr;
 }
 
@@ -342,11 +357,11 @@ void *sleuth_commit(void) {
     return nullptr;
   PendingWrite W = T.PendingWrites.back();
   T.PendingWrites.pop_back();
-  sleuth_set(W.Tu, W.Site, W.Addr, W.Size);
+  sleuth_set_slow(W.Tu, W.Site, W.Control, W.Addr, W.Size);
   return W.Addr;
 }
 
-void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size) {
+void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
   // ++/-- whose value is used sits inside a larger expression (`y = a + i++`, `f(a, i++)`): the
   // reads pending so far belong to that expression (or to an earlier argument), not to this
   // write, which reads only the old value. The expression then reads the value of `i++`.
@@ -355,39 +370,32 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, void *Addr, unsigned long Size
   size_t Mark = T.Pending.size();
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
     pushOrigins(T, Addr, Size);
-  makeNode(T, Tu, Site, Node, Mark);
+  makeNode(T, Tu, Site, Node, Ctl, Mark);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
   T.Pending.push_back(Node);
   return Addr;
 }
 
-int sleuth_decl(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size) {
-  sleuth_set(Tu, Site, Addr, Size);
+int sleuth_decl(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                unsigned long Size) {
+  sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
   return 0;
 }
 
-int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, int Outcome) {
+int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
-  unsigned Node = nodeOf(Tu, Site);
-  makeNode(T, Tu, Site, Node);
-  // The first execution of this test in this frame: remember what to restore when it is left.
-  uint64_t Previous = T.lastExecution(Node);
-  if (T.Frames.size() > 1 && Previous <= T.Frames.back().EntrySeq)
-    T.TestUndo.push_back(Node, Previous);
-  T.setLastExecution(Node, ++T.Seq);
-  if (Tu->sites[Site].flags & SLEUTH_FLAG_VALUE)
-    T.Pending.push_back(Node); // what the test read flows on into the expression's value
+  makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
   return Outcome;
 }
 
-unsigned long sleuth_switch(sleuth_tu *Tu, unsigned Site, unsigned long Value) {
-  sleuth_test_slow(Tu, Site, 1);
+unsigned long sleuth_switch(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned long Value) {
+  sleuth_test_slow(Tu, Site, Ctl, 1);
   return Value;
 }
 
-int sleuth_assert(sleuth_tu *Tu, unsigned Site, int Outcome) {
+int sleuth_assert(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
-  makeNode(T, Tu, Site, nodeOf(Tu, Site));
+  makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
   return Outcome;
 }
 
@@ -400,10 +408,11 @@ void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line, const
   std::abort();
 }
 
-void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey) {
+void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
-  unsigned Control = resolveControl(T, Tu, Tu->sites[Site]);
+  unsigned Control =
+      Ctl != 0 && Ctl - 1 < RegisteredSites.load(std::memory_order_acquire) ? Ctl : 0;
   // In place: a record is 150 bytes, mostly argument marks that few calls use.
   CallRecord &C = T.Calls.emplace_back();
   C.Depth = static_cast<unsigned>(T.Frames.size());
@@ -411,6 +420,12 @@ void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey) {
   C.Key = CalleeKey;
   C.ReadBase = static_cast<unsigned>(T.Pending.size());
   C.Control = Control;
+}
+
+void sleuth_callv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, unsigned Consumer,
+                  unsigned *Cache) {
+  sleuth_call(Tu, Site, Ctl, CalleeKey);
+  thread().Calls.back().Consumer = ValueConsumer{Tu, Consumer, Cache};
 }
 
 void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
@@ -423,24 +438,24 @@ void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   }
 }
 
-void sleuth_call_args(sleuth_tu *Tu, unsigned Site, unsigned CalleeKey, unsigned Pairs, ...) {
-  sleuth_call(Tu, Site, CalleeKey);
-  ThreadState &T = thread();
-  CallRecord &C = T.Calls.back();
+void sleuth_call_args(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
+                      unsigned Pairs, ...) {
   va_list Args;
   va_start(Args, Pairs);
-  for (unsigned I = 0; I < Pairs && C.NumMarks + 1 < CallRecord::MaxMarks; ++I) {
-    unsigned Position = va_arg(Args, unsigned), Origin = va_arg(Args, unsigned);
-    C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
-    if (Origin != 0)
-      T.Pending.push_back(Origin - 1);
-  }
+  callArgs(Tu, Site, Ctl, CalleeKey, Pairs, Args);
   va_end(Args);
-  // The arguments' own reads, pushed after this, belong to position 0: no parameter's.
-  C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), 0};
 }
 
-void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress) {
+void sleuth_call_argsv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
+                       unsigned Consumer, unsigned *Cache, unsigned Pairs, ...) {
+  va_list Args;
+  va_start(Args, Pairs);
+  callArgs(Tu, Site, Ctl, CalleeKey, Pairs, Args);
+  va_end(Args);
+  thread().Calls.back().Consumer = ValueConsumer{Tu, Consumer, Cache};
+}
+
+unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress) {
   ThreadState &T = thread();
   nodeOf(Tu, 0); // registers the unit
   uintptr_t Address = reinterpret_cast<uintptr_t>(FrameAddress);
@@ -450,9 +465,7 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   Frame F;
   F.CAddress = Address;
-  F.EntrySeq = T.Seq;
   F.ArgBase = static_cast<unsigned>(T.ArgOrigins.size());
-  F.UndoBase = static_cast<unsigned>(T.TestUndo.size());
   // Match the caller's call record: drop records of calls whose callee never entered.
   while (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
     CallRecord &C = T.Calls.back();
@@ -479,15 +492,16 @@ void sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameA
     }
     T.Pending.resize(std::min(C.ReadBase, End));
     F.CallControl = C.Control;
+    F.Consumer = C.Consumer;
     T.Calls.pop_back();
   } else {
-    F.CallControl = NoNode;
+    F.CallControl = 0;
   }
   F.ReadBase = static_cast<unsigned>(T.Pending.size());
   F.Func = Tu->func_base + Func;
   T.Frames.push_back(F);
   T.Pending.setFrameBase(F.ReadBase);
-  T.publishFrame();
+  return F.CallControl;
 }
 
 void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,
@@ -496,11 +510,12 @@ void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsig
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Origin - 1, thread().Leaves);
 }
 
-void sleuth_enter_params(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress,
-                         unsigned FirstParam, unsigned Count) {
-  sleuth_enter(Tu, Func, Key, FrameAddress);
+unsigned sleuth_enter_params(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress,
+                             unsigned FirstParam, unsigned Count) {
+  unsigned Control = sleuth_enter(Tu, Func, Key, FrameAddress);
   for (unsigned I = 0; I < Count; ++I)
     sleuth_param_origin(Tu, FirstParam + I, I + 1);
+  return Control;
 }
 
 unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {
@@ -511,16 +526,22 @@ unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   for (size_t I = F.ArgBase, E = T.ArgOrigins.size(); I < E; ++I)
     if (T.ArgOrigins[I].Position == Position)
       T.Pending.push_back(T.ArgOrigins[I].Origin);
-  makeNode(T, Tu, Site, Node);
+  makeNode(T, Tu, Site, Node, F.CallControl); // a parameter is controlled by the call
   return Node + 1;
 }
 
-void sleuth_ret(sleuth_tu *Tu, unsigned Site) {
+void sleuth_ret(sleuth_tu *Tu, unsigned Site, unsigned Ctl) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
-  makeNode(T, Tu, Site, Node);
+  makeNode(T, Tu, Site, Node, Ctl);
+  ValueConsumer Consumer = T.Frames.back().Consumer;
   leaveFrame(T);
-  T.Pending.push_back(Node); // the caller's expression reads the return value
+  // The caller's expression reads the return value: checked against its consumer, when the
+  // caller named one, else pushed for the caller's next node.
+  if (Consumer.Tu)
+    sleuth_chk(Consumer.Tu, Consumer.Cache, Consumer.Site, Node + 1);
+  else
+    T.Pending.push_back(Node);
 }
 
 void sleuth_leave(void) { leaveFrame(thread()); }

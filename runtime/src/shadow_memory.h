@@ -76,8 +76,12 @@ public:
   /// splits take first.
   /// The runtime's threads publish their cache for the inline reads of runtime.h.
   struct LeafCache {
-    static constexpr unsigned Ways = 4;
-    uintptr_t Keys[Ways] = {~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0), ~uintptr_t(0)};
+    static constexpr unsigned Ways = SLEUTH_LEAF_WAYS;
+    LeafCache() {
+      for (uintptr_t &Key : Keys)
+        Key = ~uintptr_t(0);
+    }
+    uintptr_t Keys[Ways];
     Leaf *Leaves[Ways] = {};
     std::vector<uint32_t> FreeRecords;
     sleuth_reads *Published = nullptr; // the thread's, or none
@@ -139,7 +143,10 @@ public:
     while (Size > 0) {
       size_t Offset = Addr & (LeafSize - 1);
       size_t N = LeafSize - Offset < Size ? LeafSize - Offset : Size;
-      if (const Leaf *L = cachedLeaf(Addr, /*Create=*/false, Cache)) {
+      // A leaf is made for a read too: reads of memory no instrumented code wrote (a buffer
+      // filled by read() or memcpy) then find their leaf in the thread's cache, inline, instead
+      // of calling the runtime each time. Its pages stay the kernel's zero page until written.
+      if (const Leaf *L = cachedLeaf(Addr, /*Create=*/true, Cache)) {
         for (size_t I = Offset, End = Offset + N; I < End;) {
           size_t Word = I >> WordBits, WordBegin = Word << WordBits;
           size_t Stop = End < WordBegin + WordSize ? End : WordBegin + WordSize;
@@ -331,7 +338,7 @@ private:
       Cache.Leaves[Way] = L;
       if (Cache.Published) {
         Cache.Published->leaf_keys[Way] = Key;
-        Cache.Published->leaves[Way] = reinterpret_cast<const unsigned *>(L->Words);
+        Cache.Published->leaves[Way] = reinterpret_cast<unsigned *>(L->Words);
       }
     }
     return L;

@@ -6,26 +6,31 @@
 #include "sleuth/runtime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
 #include <vector>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 namespace sleuth::rt {
 
+/// Where a call's value goes, when the caller knows the node that consumes it: the callee's
+/// return value is checked against that node there, as a read of the caller's (sleuth_chk).
+struct ValueConsumer {
+  sleuth_tu *Tu = nullptr; // none: the return value is pushed onto the caller's pending reads
+  unsigned Site = 0;
+  unsigned *Cache = nullptr;
+};
+
 struct Frame {
-  unsigned ReadBase = 0;         // pending reads below this belong to callers
-  unsigned ArgBase = 0;          // this frame's argument origins start here
-  unsigned CallControl = NoNode; // the test that controlled the call of this function
+  unsigned ReadBase = 0;    // pending reads below this belong to callers
+  unsigned ArgBase = 0;     // this frame's argument origins start here
+  unsigned CallControl = 0; // 1 + the test that controlled the call of this function, or 0
   unsigned Func = 0;
-  uint64_t EntrySeq = 0; // tests executed after this belong to this frame
-  unsigned UndoBase = 0; // this frame's entries in ThreadState::TestUndo start here
   uintptr_t CAddress = 0;
+  ValueConsumer Consumer; // of the value this frame returns
 };
 
 struct ArgMark {
@@ -41,7 +46,8 @@ struct CallRecord {
   unsigned Site = 0;
   unsigned Key = 0;
   unsigned ReadBase = 0;
-  unsigned Control = NoNode;
+  unsigned Control = 0; // 1 + the test that controlled the call, or 0
+  ValueConsumer Consumer;
   unsigned NumMarks = 0;
   ArgMark Marks[MaxMarks];
 };
@@ -54,88 +60,31 @@ struct ArgOrigin {
 struct PendingWrite {
   sleuth_tu *Tu;
   unsigned Site;
+  unsigned Control;
   void *Addr;
   unsigned long Size;
 };
 
-/// What a thread knows about one node: how often it ran, and some of the edges into it that
-/// are recorded already. Sites run in loops depend on the same few origins again and again;
-/// finding them here (a set, not the last few, since a node reading three variables cycles
-/// through three origins) spares the edge sets' hashing, in the cache line the hit count needs.
-struct alignas(64) NodeState {
-  static constexpr unsigned Known = 12;
-  uint32_t KnownData[Known] = {NoNode, NoNode, NoNode, NoNode, NoNode, NoNode,
-                               NoNode, NoNode, NoNode, NoNode, NoNode, NoNode};
-  uint32_t Hits = 0;
-  static constexpr unsigned KnownControls = 3;
-  uint32_t KnownControl[KnownControls] = {NoNode, NoNode, NoNode};
+/// An edge's origin (1 + a node) among a node's recorded ones (Slots, the latest first: a site
+/// state's `control` or `data`), moved to the front if there; otherwise put in front, the
+/// oldest out, and false returned. Sites run in loops depend on the same few origins again and
+/// again; finding them here, in the node's one line of state, spares the edge sets' hashing.
+static_assert(sizeof(sleuth_site_state) == 64, "a site's state is one cache line");
 
-  /// True if From is among the known data origins: three vector compares where SSE2 is there
-  /// (this runs once per read a node consumes, the runtime's most frequent question), in the
-  /// one cache line that the node's state fills.
-  bool knowsData(uint32_t From) const {
-#ifdef __SSE2__
-    __m128i Key = _mm_set1_epi32(static_cast<int>(From));
-    auto Slots = [&](unsigned I) {
-      return _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i *>(KnownData + I)), Key);
-    };
-    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(Slots(0), Slots(4)), Slots(8))) != 0;
-#else
-    for (uint32_t Origin : KnownData)
-      if (Origin == From)
-        return true;
-    return false;
-#endif
-  }
-};
-static_assert(sizeof(NodeState) == 64);
-// The inline writes of runtime.h read a thread's node states as `struct sleuth_node`.
-static_assert(sizeof(sleuth_node) == sizeof(NodeState) &&
-              offsetof(NodeState, KnownData) == offsetof(sleuth_node, known) &&
-              NodeState::Known == sizeof(sleuth_node::known) / sizeof(unsigned) &&
-              offsetof(NodeState, Hits) == offsetof(sleuth_node, hits) &&
-              offsetof(NodeState, KnownControl) == offsetof(sleuth_node, control) &&
-              NodeState::KnownControls == sizeof(sleuth_node::control) / sizeof(unsigned));
-static_assert(sizeof(unsigned long) == sizeof(uint64_t) &&
-              alignof(sleuth_node) <= alignof(NodeState));
-
-/// Tests to restore when frames are left (see sleuth_undo): a stack whose top and end live in
-/// `sleuth_pending_reads`, which the inline tests of runtime.h push onto. Only its own thread
-/// touches it.
-class TestUndoStack {
-public:
-  TestUndoStack() = default;
-  TestUndoStack(const TestUndoStack &) = delete;
-  TestUndoStack &operator=(const TestUndoStack &) = delete;
-
-  size_t size() const { return static_cast<size_t>(sleuth_pending_reads.undo_top - Begin); }
-  const sleuth_undo &operator[](size_t I) const { return Begin[I]; }
-  void push_back(uint32_t Test, uint64_t Seq) {
-    if (sleuth_pending_reads.undo_top == sleuth_pending_reads.undo_end)
-      grow();
-    sleuth_pending_reads.undo_top->seq = Seq;
-    sleuth_pending_reads.undo_top->test = Test;
-    ++sleuth_pending_reads.undo_top;
-  }
-  /// Shrinks to N (callers only drop entries).
-  void resize(size_t N) {
-    if (N < size())
-      sleuth_pending_reads.undo_top = Begin + N;
-  }
-
-private:
-  void grow() {
-    size_t Size = size();
-    size_t Capacity = std::max<size_t>(Size * 2, 256);
-    auto *Storage = static_cast<sleuth_undo *>(std::realloc(Begin, Capacity * sizeof(sleuth_undo)));
-    if (!Storage)
-      std::abort();
-    Begin = Storage;
-    sleuth_pending_reads.undo_top = Begin + Size;
-    sleuth_pending_reads.undo_end = Begin + Capacity;
-  }
-  sleuth_undo *Begin = nullptr;
-};
+template <unsigned N> bool knownOrRemembered(unsigned (&Slots)[N], unsigned Origin) {
+  unsigned I = 0;
+  while (I < N && __atomic_load_n(&Slots[I], __ATOMIC_RELAXED) != Origin)
+    ++I;
+  if (I == 0)
+    return true; // in front already: no store (the line is shared by the threads)
+  bool Known = I < N;
+  if (I == N)
+    I = N - 1;
+  for (; I > 0; --I)
+    __atomic_store_n(&Slots[I], __atomic_load_n(&Slots[I - 1], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&Slots[0], Origin, __ATOMIC_RELAXED);
+  return Known;
+}
 
 /// The pending reads of a thread: a stack whose top and end live in the thread-local
 /// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
@@ -198,70 +147,29 @@ struct ThreadState {
   std::vector<CallRecord> Calls;
   std::vector<ArgOrigin> ArgOrigins;
   std::vector<PendingWrite> PendingWrites;
-  std::vector<uint64_t> LastExecution; // by node: sequence number of its latest execution
-  // (test, sequence number before this frame first executed it): leaving a frame restores them,
-  // so that a test executed by a callee (a recursive instance of the same function) does not
-  // count as executed in the caller.
-  TestUndoStack TestUndo;
-  std::vector<NodeState> Nodes; // by node
+  /// By node: how often this thread ran it; published (data and size) for the inline probes.
+  std::vector<unsigned long> Hits;
   EdgeSet Data, Control;
   ShadowMemory::LeafCache Leaves;
-  uint64_t Seq = 0;
   uint32_t Last = NoNode;
 
-  uint64_t lastExecution(uint32_t Node) const {
-    return Node < LastExecution.size() ? LastExecution[Node] : 0;
-  }
-  void setLastExecution(uint32_t Node, uint64_t S) {
-    if (Node >= LastExecution.size()) {
-      LastExecution.resize(std::max<size_t>(Node + 1, LastExecution.size() * 2), 0);
-      sleuth_pending_reads.test_seq = reinterpret_cast<unsigned long *>(LastExecution.data());
-      sleuth_pending_reads.num_test_seq = LastExecution.size();
+  void hit(uint32_t Node) {
+    if (__builtin_expect(Node >= Hits.size(), 0)) {
+      Hits.resize(std::max<size_t>(Node + 1, Hits.size() * 2), 0);
+      sleuth_pending_reads.hits = Hits.data();
+      sleuth_pending_reads.num_hits = Hits.size();
     }
-    LastExecution[Node] = S;
+    ++Hits[Node];
   }
-  NodeState &node(uint32_t Node) {
-    if (__builtin_expect(Node >= Nodes.size(), 0)) {
-      Nodes.resize(std::max<size_t>(Node + 1, Nodes.size() * 2));
-      sleuth_pending_reads.nodes = reinterpret_cast<sleuth_node *>(Nodes.data());
-      sleuth_pending_reads.num_nodes = static_cast<unsigned>(Nodes.size());
-    }
-    return Nodes[Node];
+  /// Records the edge Node <- From (data; From a node) unless State knows it.
+  void addData(sleuth_site_state &State, uint32_t Node, uint32_t From) {
+    if (!knownOrRemembered(State.data, From + 1))
+      Data.insert(Node, From);
   }
-  /// The current frame, as the inline writes see it (call this whenever the top frame changes).
-  void publishFrame() {
-    const Frame &F = Frames.back();
-    sleuth_pending_reads.call_control = F.CallControl;
-    sleuth_pending_reads.entry_seq = F.EntrySeq;
-    sleuth_pending_reads.in_call = Frames.size() > 1;
-  }
-  /// Records the edges Node <- From (data) and Node <- Control (control, unless NoNode).
-  void addData(NodeState &State, uint32_t Node, uint32_t From) {
-    if (__builtin_expect(State.knowsData(From), 1))
-      return;
-    unsigned Free = From % NodeState::Known; // the victim when every slot is taken
-    for (unsigned I = 0; I < NodeState::Known; ++I)
-      if (State.KnownData[I] == NoNode) {
-        Free = I;
-        break;
-      }
-    Data.insert(Node, From);
-    State.KnownData[Free] = From;
-  }
-  void addControl(NodeState &State, uint32_t Node, uint32_t Control) {
-    if (Control == NoNode)
-      return;
-    unsigned Free = Control % NodeState::KnownControls; // the victim when every slot is taken
-    for (unsigned I = 0; I < NodeState::KnownControls; ++I) {
-      if (State.KnownControl[I] == Control)
-        return;
-      if (State.KnownControl[I] == NoNode) {
-        Free = I;
-        break;
-      }
-    }
-    this->Control.insert(Node, Control);
-    State.KnownControl[Free] = Control;
+  /// Records the edge Node <- Ctl - 1 (control; Ctl is 1 + a test's node) unless State knows it.
+  void addControl(sleuth_site_state &State, uint32_t Node, uint32_t Ctl) {
+    if (!knownOrRemembered(State.control, Ctl))
+      Control.insert(Node, Ctl - 1);
   }
 };
 
@@ -282,6 +190,8 @@ struct Registry {
 };
 
 Registry &registry();
+/// Registry::NumSites, for the probes that check a node id without the lock.
+extern std::atomic<unsigned> RegisteredSites;
 ShadowMemory &shadow();
 
 enum class WriteReason { Exit, Signal, Explicit };

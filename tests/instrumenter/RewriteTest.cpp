@@ -1,7 +1,9 @@
 // Probe rewrites seen in the rewritten text: which locals keep their origins in companion locals
-// (instrumenter/src/LocalOrigins.h; a companion's read is `(sleuth_use(__sleuth_o...), x)`, a
-// shadowed one takes the variable's address), calls that carry their arguments' origins, and
-// reads hidden in macro expansions (MacroReadProbe).
+// (instrumenter/src/LocalOrigins.h; a companion's read is `(sleuth_chk(..., __sleuth_o...), x)`
+// or `(sleuth_use(__sleuth_o...), x)`, a shadowed one takes the variable's address), which reads
+// are checked against the node consuming them and which are pushed, the control each node
+// passes, calls that carry their arguments' origins, and reads hidden in macro expansions
+// (MacroReadProbe).
 #include "sleuth/instrumenter/instrumenter.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -40,16 +42,24 @@ protected:
     return Result.Text;
   }
 
+  /// The prefix of a read checked against node site N (any N if N is empty) with its cache.
+  static std::string checked(const std::string &Probe, const std::string &N = "[0-9]+") {
+    return Probe + "\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " + N + "u, ";
+  }
   /// True if reads of Var go through a companion.
   static bool kept(const std::string &Text, const std::string &Var) {
-    return std::regex_search(
-        Text, std::regex("\\(sleuth_use\\(__sleuth_o[0-9]+_[0-9]+\\), " + Var + "\\)"));
+    return std::regex_search(Text, std::regex("\\((sleuth_use\\(|" + checked("sleuth_chk") +
+                                              ")__sleuth_o[0-9]+_[0-9]+\\), " + Var + "\\)"));
   }
   /// True if reads of Var go through the shadow memory.
   static bool shadowed(const std::string &Text, const std::string &Var) {
     return Text.find("sleuth_get(&(" + Var + ")") != std::string::npos ||
            Text.find("sleuth_getp((void *)(__UINTPTR_TYPE__)&(" + Var + ")") != std::string::npos ||
-           Text.find("sleuth::rd(" + Var + ")") != std::string::npos;
+           Text.find("sleuth::rd(" + Var + ")") != std::string::npos ||
+           std::regex_search(Text, std::regex("(" + checked("sleuth_getc") + "&\\(" + Var + "\\)|" +
+                                              checked("sleuth_getcp") +
+                                              "\\(void \\*\\)\\(__UINTPTR_TYPE__\\)&\\(" + Var +
+                                              "\\)|" + checked("sleuth::rdc") + Var + "\\))"));
   }
 
   /// Each of Kept reads through a companion; each of Shadowed through the shadow memory.
@@ -79,10 +89,17 @@ TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
       std::regex_search(Text, std::regex("__sleuth_o0_0 = __sleuth_tu\\.base \\+ [0-9]+u")));
   EXPECT_EQ(Text.find("sleuth_param("), std::string::npos);
   EXPECT_EQ(Text.find("sleuth_param_origin("), std::string::npos);
-  // The compound write passes the old origin; the declaration and the plain write pass none.
+  // The compound write checks the old origin against its own node first; the declaration
+  // and the plain write read no old value.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("(__sleuth_o0_[0-9]+) = sleuth_def\\(&__sleuth_tu, [0-9]+u, \\1\\)")));
-  EXPECT_TRUE(std::regex_search(Text, std::regex("= sleuth_def\\(&__sleuth_tu, [0-9]+u, 0u\\)")));
+      Text, std::regex("sleuth_chk\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], ([0-9]+)u, "
+                       "(__sleuth_o0_[0-9]+)\\), \\(void\\)\\(\\2 = sleuth_def\\(&__sleuth_tu, "
+                       "\\1u, ")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("int s = 0; int __sleuth_d[0-9]+ __attribute__"
+                                                 "\\(\\(unused\\)\\) = \\(\\(void\\)\\("
+                                                 "__sleuth_o0_[0-9]+ = sleuth_def")))
+      << Text;
 }
 
 TEST_F(RewriteTest, ParametersMixKeptAndShadowed) {
@@ -105,9 +122,11 @@ TEST_F(RewriteTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
                                     "  int effect = g(n++, 2);\n"
                                     "  return direct + memory + effect;\n"
                                     "}\n");
+  // The declaration consumes the call's value: the callee's return checks its node against it.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("sleuth_call_args\\(&__sleuth_tu, [0-9]+u, [0-9]+u, 2u, 1u, "
-                       "(__sleuth_o1_0), 2u, \\1\\), g\\(")))
+      Text, std::regex("sleuth_call_argsv\\(&__sleuth_tu, [0-9]+u, __sleuth_cc1, [0-9]+u, "
+                       "([0-9]+)u, &__sleuth_rc\\[[0-9]+\\], 2u, 1u, (__sleuth_o1_0), 2u, \\2\\), "
+                       "g\\(n, n - 1\\)\\); int __sleuth_d\\1 ")))
       << Text;
   // Reading memory or writing a local: a mark per argument, as before.
   size_t Args = 0;
@@ -170,14 +189,15 @@ TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
                                       "  CELL(cells) = y;\n"
                                       "  return y + z;\n"
                                       "}\n");
-  // SQUARE's argument is spelled once but read twice: one read of x before the expansion.
-  EXPECT_TRUE(
-      std::regex_search(Text, std::regex("y = \\(sleuth_use\\(__sleuth_o0_0\\), SQUARE\\(x\\)\\)")))
+  // SQUARE's argument is spelled once but read twice: one read of x before the expansion,
+  // checked against the write of y.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("y = \\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), SQUARE\\(x\\)\\)")))
       << Text;
   // A macro body naming a kept local and one in the shadow memory (its address is taken).
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("\\(sleuth_use\\(__sleuth_o0_0\\), \\(void\\)sleuth_get\\(&\\(factor\\), "
-                       "sizeof\\(factor\\)\\), SCALED\\)")))
+      Text, std::regex("\\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), \\(void\\)" +
+                       checked("sleuth_getc") + "&\\(factor\\), sizeof\\(factor\\)\\), SCALED\\)")))
       << Text;
   // An lvalue expansion stays as it was: in C a comma expression is no lvalue.
   EXPECT_NE(Text.find("(CELL(cells) = "), std::string::npos) << Text;
@@ -241,4 +261,81 @@ TEST_F(RewriteTest, SitesListTheTestsThatControlThemDirectly) {
   EXPECT_EQ(Controllers[8], Lines{3});
   EXPECT_EQ(Controllers[9], Lines{8});
   EXPECT_EQ(Controllers[12], Lines{11});
+}
+
+TEST_F(RewriteTest, ReadsAreCheckedAgainstTheNodeThatConsumesThem) {
+  std::string Text = rewrite("r.c", "int g(int v);\n"
+                                    "int f(int a, int *p) {\n"
+                                    "  int x = a + *p;\n"
+                                    "  if (x > a)\n"
+                                    "    x = g(a + *p);\n"
+                                    "  return x;\n"
+                                    "}\n");
+  // The declaration's reads flow into its node: checked there, against that node's site.
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(
+      Text, M,
+      std::regex("int x = \\(" + checked("sleuth_chk", "([0-9]+)") +
+                 "__sleuth_o0_0\\), a\\) \\+ \\(\\(void\\)" + checked("sleuth_getc", "\\1") +
+                 "&\\(\\*p\\), sizeof\\(\\*p\\)\\), \\*\\(" + checked("sleuth_chk", "\\1") +
+                 "__sleuth_o0_1\\), p\\)\\); int __sleuth_d\\1 __attribute__\\(\\(unused\\)\\) = "
+                 "\\(\\(void\\)\\(__sleuth_o0_2 = sleuth_def\\(&__sleuth_tu, \\1u, ")))
+      << Text;
+  // The condition's reads, against the test.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cc0, \\(\\(" +
+                       checked("sleuth_chk", "\\1") + "__sleuth_o0_2\\), x\\) > \\(" +
+                       checked("sleuth_chk", "\\1") + "__sleuth_o0_0\\), a\\)\\)")))
+      << Text;
+  // An argument's reads are pushed: whether they flow into a parameter the run decides.
+  EXPECT_NE(Text.find("sleuth_arg(&__sleuth_tu, "), std::string::npos) << Text;
+  EXPECT_NE(Text.find("(sleuth_use(__sleuth_o0_0), a) + ((void)sleuth_get(&(*p), sizeof(*p)), "
+                      "*(sleuth_use(__sleuth_o0_1), p))"),
+            std::string::npos)
+      << Text;
+}
+
+TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
+  std::string Text = rewrite("ctl.c", "int f(int a, int b) {\n"
+                                      "  int x = 0;\n"
+                                      "  if (b > 0)\n"
+                                      "    x = 1;\n"
+                                      "  while (a > 0) {\n"
+                                      "    if (b > a)\n"
+                                      "      break;\n"
+                                      "    a--;\n"
+                                      "  }\n"
+                                      "  return x;\n"
+                                      "}\n");
+  // No test of f controls the declaration or the return: the call's control, from the entry.
+  EXPECT_NE(Text.find("__sleuth_cc0 = sleuth_enter_params("), std::string::npos) << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("int x = 0; int __sleuth_d[0-9]+ __attribute__\\(\\(unused\\)\\) = "
+                       "\\(\\(void\\)\\(__sleuth_o0_2 = sleuth_def\\(&__sleuth_tu, [0-9]+u, "
+                       "__sleuth_cc0\\)\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, "
+                                                 "__sleuth_cc0\\)")))
+      << Text;
+  // `x = 1` runs only after `b > 0`: that test's node, as a constant.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("if \\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cc0, [^\\n]*\\n"
+                       "[^\\n]*sleuth_def\\(&__sleuth_tu, [0-9]+u, \\(__sleuth_tu\\.base \\+ "
+                       "\\1u\\)\\)")))
+      << Text;
+  // The loop's test runs first when the loop is entered, before `b > a`, which controls it
+  // through the back edge: a local that `b > a` sets, the call's control until it does.
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(
+      Text, M, std::regex("while \\(sleuth_test\\(&__sleuth_tu, [0-9]+u, (__sleuth_g0_[0-9]+), ")))
+      << Text;
+  std::string Group = M[1];
+  EXPECT_NE(Text.find("unsigned " + Group + " = 0u;"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("(void)(" + Group + " = __sleuth_cc0)"), std::string::npos) << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text,
+      std::regex("if \\(\\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, [^\\n]*\\? \\(\\(void\\)\\(" +
+                 Group + " = __sleuth_tu\\.base \\+ \\1u\\), 1\\) : \\(\\(void\\)\\(" + Group +
+                 " = __sleuth_tu\\.base \\+ \\1u\\), 0\\)\\)\\)")))
+      << Text;
 }

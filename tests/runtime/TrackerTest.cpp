@@ -27,6 +27,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
@@ -53,6 +54,42 @@ void require(bool Condition, const char *What) {
     _exit(2);
   }
 }
+
+/// The control that the instrumented code keeps in locals of each function and passes to every
+/// node probe as `ctl` (instrumenter/src/FunctionInstrumenter.cpp: control(),
+/// computeControlGroups(), testEffects()): the call's control, which sleuth_enter returns, and
+/// per set of static controllers a local that each of those tests sets when it runs. A site's
+/// ctl is among its static controllers the one whose probe ran last in the current frame, else
+/// the call's control. The runtime no longer finds this out itself, so the scenarios' probes
+/// compute it here as the instrumented code would: one frame per instrumented call on the
+/// thread, pushed by Unit::enter and popped by Unit::ret and leave(), which gives a recursive
+/// call's tests a frame of their own that never counts in the caller. The bottom frame stands
+/// for code outside any instrumented function, which nothing controls.
+struct ControlFrame {
+  unsigned CallControl = 0;
+  std::vector<unsigned> Tests; ///< 1 + the node of each test run in this frame, the latest last.
+};
+
+std::vector<ControlFrame> &controlFrames() {
+  thread_local std::vector<ControlFrame> Frames(1);
+  return Frames;
+}
+
+void popControlFrame() {
+  // As the runtime, which ignores a leave of its bottom frame.
+  if (controlFrames().size() > 1)
+    controlFrames().pop_back();
+}
+
+/// Leaves the current frame without a return value.
+void leave() {
+  sleuth_leave();
+  popControlFrame();
+}
+
+/// A longjmp back to the function of the Depth'th frame: the instrumented code runs on with that
+/// function's control locals at once, while the runtime learns of it only at the next entry.
+void longjmpTo(size_t Depth) { controlFrames().resize(Depth); }
 
 /// One translation unit's site table, as the instrumenter would generate it.
 /// Site i is at line i + 1 so that the file shows the table's order.
@@ -83,51 +120,127 @@ public:
       Finished = true;
       if (CdTable.empty())
         CdTable.push_back(0); // never read: every site has cd_count 0
+      States.assign(Sites.size(), sleuth_site_state{});
       Tu = sleuth_tu{Path,
                      Sites.data(),
                      static_cast<unsigned>(Sites.size()),
                      CdTable.data(),
                      Funcs.data(),
                      static_cast<unsigned>(Funcs.size()),
+                     States.data(),
                      0,
                      0,
                      0};
     }
     return &Tu;
   }
+  /// What the runtime has recorded of Site for the inline probes.
+  const sleuth_site_state &state(unsigned Site) {
+    tu();
+    return States[Site];
+  }
+  /// 1 + the node of Site: what a probe passes as `ctl` for a test site, what sleuth_def
+  /// returns. Valid once the unit is registered.
+  unsigned origin(unsigned Site) { return tu()->base + Site; }
+
+  /// The `ctl` the instrumented code passes for Site now (see ControlFrame).
+  unsigned ctl(unsigned Site) {
+    sleuth_tu *T = tu();
+    const ControlFrame &F = controlFrames().back();
+    const sleuth_site &S = Sites[Site];
+    // Before registration no test of this unit can have run (its probe registers it), and
+    // base 0 would mistake other units' tests for ours.
+    if (T->base != 0)
+      for (auto It = F.Tests.rbegin(); It != F.Tests.rend(); ++It)
+        for (unsigned I = 0; I < S.cd_count; ++I)
+          if (*It == T->base + CdTable[S.cd_begin + I])
+            return *It;
+    return F.CallControl;
+  }
 
   // The probes, named after what the instrumented code does.
-  void enter(unsigned Func, unsigned Key = 0, const void *FrameAddress = nullptr) {
-    sleuth_enter(tu(), Func, Key, FrameAddress);
+  unsigned enter(unsigned Func, unsigned Key = 0, const void *FrameAddress = nullptr) {
+    return pushFrame(sleuth_enter(tu(), Func, Key, FrameAddress));
   }
-  template <class T> void set(unsigned Site, T &Lvalue) {
-    sleuth_set(tu(), Site, &Lvalue, sizeof(T));
+  unsigned enterParams(unsigned Func, unsigned Key, unsigned FirstParam, unsigned Count) {
+    return pushFrame(sleuth_enter_params(tu(), Func, Key, nullptr, FirstParam, Count));
+  }
+  template <class T> void set(unsigned Site, T &Lvalue) { set(Site, &Lvalue, sizeof(T)); }
+  void set(unsigned Site, const volatile void *Addr, unsigned long Size) {
+    sleuth_set(tu(), Site, ctl(Site), Addr, Size);
+  }
+  void *setnow(unsigned Site, void *Addr, unsigned long Size) {
+    return sleuth_setnow(tu(), Site, ctl(Site), Addr, Size);
+  }
+  void *setp(unsigned Site, void *Addr, unsigned long Size) {
+    return sleuth_setp(tu(), Site, ctl(Site), Addr, Size);
   }
   template <class T> void decl(unsigned Site, T &Lvalue) {
-    require(sleuth_decl(tu(), Site, &Lvalue, sizeof(T)) == 0, "sleuth_decl returns 0");
+    require(sleuth_decl(tu(), Site, ctl(Site), &Lvalue, sizeof(T)) == 0, "sleuth_decl returns 0");
   }
+  /// A write of a kept local: its new origin.
+  unsigned def(unsigned Site) { return sleuth_def(tu(), Site, ctl(Site)); }
+  unsigned defnow(unsigned Site) { return sleuth_defnow(tu(), Site, ctl(Site)); }
   int test(unsigned Site, int Outcome = 1) {
-    int Result = sleuth_test(tu(), Site, Outcome);
+    int Result = sleuth_test(tu(), Site, ctl(Site), Outcome);
     require(Result == Outcome, "sleuth_test returns the outcome");
+    ran(Site);
     return Result;
   }
-  void call(unsigned Site, unsigned Key) { sleuth_call(tu(), Site, Key); }
+  unsigned long sw(unsigned Site, unsigned long Value) {
+    unsigned long Result = sleuth_switch(tu(), Site, ctl(Site), Value);
+    ran(Site);
+    return Result;
+  }
+  int assertion(unsigned Site, int Outcome) {
+    return sleuth_assert(tu(), Site, ctl(Site), Outcome);
+  }
+  void call(unsigned Site, unsigned Key) { sleuth_call(tu(), Site, ctl(Site), Key); }
+  /// sleuth_call_args: Pairs (position, origin) pairs of unsigned follow.
+  template <class... Args> void callArgs(unsigned Site, unsigned Key, unsigned Pairs, Args... A) {
+    static_assert((std::is_same_v<Args, unsigned> && ...), "the pairs are unsigned");
+    sleuth_call_args(tu(), Site, ctl(Site), Key, Pairs, A...);
+  }
   void arg(unsigned Site, unsigned Position) { sleuth_arg(tu(), Site, Position); }
   template <class T> void param(unsigned Site, T &Lvalue, unsigned Position) {
     sleuth_param(tu(), Site, &Lvalue, sizeof(T), Position);
   }
-  void ret(unsigned Site) { sleuth_ret(tu(), Site); }
+  unsigned paramOrigin(unsigned Site, unsigned Position) {
+    return sleuth_param_origin(tu(), Site, Position);
+  }
+  void ret(unsigned Site) {
+    sleuth_ret(tu(), Site, ctl(Site));
+    popControlFrame();
+  }
 
 private:
+  unsigned pushFrame(unsigned CallControl) {
+    controlFrames().push_back(ControlFrame{CallControl, {}});
+    return CallControl;
+  }
+  /// Test Site ran in this frame: the latest of the frame's tests from now on.
+  void ran(unsigned Site) {
+    std::vector<unsigned> &Tests = controlFrames().back().Tests;
+    std::erase(Tests, origin(Site));
+    Tests.push_back(origin(Site));
+  }
+
   const char *Path;
   std::vector<sleuth_site> Sites;
   std::vector<unsigned> CdTable;
   std::vector<sleuth_func> Funcs;
+  std::vector<sleuth_site_state> States;
   sleuth_tu Tu{};
   bool Finished = false;
 };
 
 template <class T> void get(const T &Lvalue) { sleuth_get(&Lvalue, sizeof(T)); }
+
+/// True if the inline node probe of Site would only count a hit, without a call (runtime.h):
+/// with the ctl the instrumented code would pass now, consuming the pending reads or not.
+bool quiet(Unit &U, unsigned Site, bool Consume = true) {
+  return sleuth_quiet(U.tu(), Site, U.ctl(Site), Consume) != nullptr;
+}
 
 /// What a scenario runs in: owns the units, which the runtime keeps pointers
 /// to until the dependence file is written.
@@ -242,7 +355,7 @@ TEST_F(TrackerTest, AssignmentDependsOnTheOriginsOfWhatItReads) {
     get(y);
     int z = x + y;
     U.set(Z, z);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -276,7 +389,7 @@ TEST_F(TrackerTest, WriteThroughPointerIsSeenUnderAnotherName) {
     int h = *Alias;
     U.set(H, h);
     std::free(q);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "w"), Names{"*p"});
@@ -317,7 +430,7 @@ TEST_F(TrackerTest, ArrayElementsAndStructFieldsHaveTheirOwnOrigins) {
     get(s); // a struct copy reads every field (padding has no origin)
     S copy = s;
     U.set(Whole, copy);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -339,26 +452,26 @@ TEST_F(TrackerTest, BytesKeepTheirOriginsAcrossWholeAndPartialWrites) {
              Across = U.site(VarSite, "across"), Tail = U.site(VarSite, "tail");
     U.enter(0);
     alignas(8) unsigned char buffer[12] = {};
-    sleuth_set(U.tu(), Fill, buffer, 8); // two whole words
+    U.set(Fill, buffer, 8); // two whole words
     buffer[1] = 1;
-    sleuth_set(U.tu(), Second, &buffer[1], 1); // word 0 splits
+    U.set(Second, &buffer[1], 1); // word 0 splits
     int v = 0;
     sleuth_get(buffer, 4);
     U.set(ReadSplit, v);
     sleuth_get(&buffer[0], 1);
     U.set(ReadByte0, v);
-    sleuth_set(U.tu(), Again, buffer, 4); // word 0 whole again
+    U.set(Again, buffer, 4); // word 0 whole again
     sleuth_get(buffer, 4);
     U.set(ReadAgain, v);
-    sleuth_set(U.tu(), Third, &buffer[2], 1); // splits again, from "again"
+    U.set(Third, &buffer[2], 1); // splits again, from "again"
     sleuth_get(&buffer[1], 2);
     U.set(ReadLater, v);
     sleuth_get(&buffer[3], 3); // unaligned, across words 0 and 1
     U.set(Across, v);
-    sleuth_set(U.tu(), Tail, &buffer[6], 6); // half of word 1, all of word 2
+    U.set(Tail, &buffer[6], 6); // half of word 1, all of word 2
     sleuth_get(&buffer[4], 8);
     U.set(Tail, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -382,25 +495,25 @@ TEST_F(TrackerTest, BytesWrittenIntoNeverWrittenMemoryKeepTheirOrigins) {
              ReadRest = U.site(VarSite, "read rest");
     U.enter(0);
     alignas(8) unsigned char buffer[8] = {};
-    sleuth_set(U.tu(), Nul, &buffer[0], 1);
-    sleuth_set(U.tu(), Nul, &buffer[1], 1);
+    U.set(Nul, &buffer[0], 1);
+    U.set(Nul, &buffer[1], 1);
     int v = 0;
     sleuth_get(buffer, 4);
     U.set(ReadWord, v);
-    sleuth_set(U.tu(), Other, &buffer[2], 1); // a second writer: per byte from now on
+    U.set(Other, &buffer[2], 1); // a second writer: per byte from now on
     sleuth_get(buffer, 4);
     U.set(ReadMixed, v);
     sleuth_get(&buffer[3], 1);
     U.set(ReadUntouched, v);
     sleuth_get(&buffer[2], 1);
     U.set(ReadOther, v);
-    sleuth_set(U.tu(), Nul, &buffer[4], 1);  // word 1: nul's byte 4 ...
-    sleuth_set(U.tu(), Over, &buffer[4], 2); // ... overwritten whole by over's bytes 4-5
+    U.set(Nul, &buffer[4], 1);  // word 1: nul's byte 4 ...
+    U.set(Over, &buffer[4], 2); // ... overwritten whole by over's bytes 4-5
     sleuth_get(&buffer[4], 1);
     U.set(ReadOver, v);
     sleuth_get(&buffer[6], 2);
     U.set(ReadRest, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -425,10 +538,11 @@ TEST_F(TrackerTest, InlineReadsFindTheOriginsOfWholeWords) {
     U.enter(0);
     alignas(8) static unsigned Halves[2];
     int v = 0;
-    sleuth_set(U.tu(), Low, &Halves[0], 4);
-    sleuth_set(U.tu(), High, &Halves[1], 4);
+    U.set(Low, &Halves[0], 4);
+    U.set(High, &Halves[1], 4);
     unsigned long Key = reinterpret_cast<unsigned long>(Halves) >> 16;
-    require(sleuth_pending_reads.leaf_keys[Key & 3] == Key, "the leaf is published");
+    require(sleuth_pending_reads.leaf_keys[Key & (SLEUTH_LEAF_WAYS - 1)] == Key,
+            "the leaf is published");
     sleuth_get(&Halves[0], 4); // (in the runtime: the thread has no stack of reads yet)
     U.set(ReadLow, v);
     sleuth_get(Halves, 8);
@@ -436,10 +550,10 @@ TEST_F(TrackerTest, InlineReadsFindTheOriginsOfWholeWords) {
     U.set(ReadAll, v);
     sleuth_get(reinterpret_cast<char *>(&Halves[1]) + 2, 2);
     U.set(ReadHigh, v);
-    sleuth_set(U.tu(), Byte, reinterpret_cast<char *>(&Halves[1]) + 3, 1);
+    U.set(Byte, reinterpret_cast<char *>(&Halves[1]) + 3, 1);
     sleuth_get(Halves, 8);
     U.set(ReadSplit, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -466,7 +580,7 @@ TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
     get(Bytes[3]);
     unsigned char high = Bytes[3];
     U.set(High, high);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "whole"), (Names{"x", "low byte"}));
@@ -492,12 +606,65 @@ TEST_F(TrackerTest, CompoundWriteDependsOnTheOldValue) {
     get(x);
     int z = x;
     U.set(Z, z);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "x += y"), (Names{"x", "y"}));
   EXPECT_EQ(dataOf(*R.Graph, "x = y"), Names{"y"});
   EXPECT_EQ(dataOf(*R.Graph, "z"), Names{"x = y"});
+}
+
+TEST_F(TrackerTest, CompoundMemoryWriteDependsOnEachNewOldValue) {
+  // x = a; x += 1; x += 1; x = b; x += 1; x += 1; ... and the same on a 64-bit l whose halves
+  // came from l low and l high: the compound site reads the old value through the shadow. The
+  // inline path finds the old value's origin among the latest data origins of the node's state
+  // (whose edges are recorded), and goes to the runtime for any other, also once the site's
+  // control is long known.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b");
+    unsigned Inc = U.site(VarSite, "x += 1", 0, {}, SLEUTH_FLAG_COMPOUND);
+    unsigned LowA = U.site(VarSite, "l low"), HighB = U.site(VarSite, "l high");
+    unsigned LInc = U.site(VarSite, "l += 1", 0, {}, SLEUTH_FLAG_COMPOUND);
+    U.enter(0);
+    alignas(8) int x = 0;
+    // The two latest data origins of Site's state, which the inline path looks at.
+    auto Latest = [&](unsigned Site, unsigned First, unsigned Second) {
+      return U.state(Site).data[0] == First && U.state(Site).data[1] == Second;
+    };
+    U.set(A, x);
+    U.set(Inc, x); // old value from a
+    require(Latest(Inc, U.origin(A), 0), "a's edge recorded");
+    U.set(Inc, x); // old value from x += 1 itself
+    require(Latest(Inc, U.origin(Inc), U.origin(A)), "its own edge recorded");
+    for (unsigned K = 0; K < 10; ++K) {
+      require(quiet(U, Inc), "inline: no reads, no control");
+      U.set(Inc, x);
+    }
+    U.set(B, x);
+    U.set(Inc, x); // old value from b: to the runtime, though its control is known
+    require(Latest(Inc, U.origin(B), U.origin(Inc)), "b's edge recorded");
+    U.set(Inc, x);
+    alignas(8) long l = 0;
+    int *Halves = reinterpret_cast<int *>(&l);
+    U.set(LowA, Halves[0]);
+    U.set(HighB, Halves[1]);
+    U.set(LInc, l); // two old origins at once
+    require(Latest(LInc, U.origin(HighB), U.origin(LowA)) ||
+                Latest(LInc, U.origin(LowA), U.origin(HighB)),
+            "both halves' origins");
+    U.set(LInc, l);
+    U.set(LInc, l);
+    U.set(LowA, Halves[0]); // from l low again: an edge known, but not among the latest
+    U.set(LInc, l);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "x += 1"), (Names{"a", "x += 1", "b"}));
+  EXPECT_EQ(hits(G, "x += 1"), 14u);
+  EXPECT_EQ(dataOf(G, "l += 1"), (Names{"l low", "l high", "l += 1"}));
+  EXPECT_EQ(hits(G, "l += 1"), 4u);
 }
 
 TEST_F(TrackerTest, SetNowRecordsTheWriteBeforeTheStore) {
@@ -510,14 +677,14 @@ TEST_F(TrackerTest, SetNowRecordsTheWriteBeforeTheStore) {
     U.enter(0);
     int x = 1;
     U.decl(X, x);
-    int *Target = static_cast<int *>(sleuth_setnow(U.tu(), Inc, &x, sizeof x));
+    int *Target = static_cast<int *>(U.setnow(Inc, &x, sizeof x));
     require(Target == &x, "sleuth_setnow returns its address");
     int z = (*Target)++;
     U.set(Z, z);
     get(x);
     int w = x;
     U.set(W, w);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "x++"), Names{"x"});
@@ -535,8 +702,8 @@ TEST_F(TrackerTest, SetpAndCommitCompleteTheInnermostWriteAfterTheStore) {
     U.enter(0);
     int y = 5, a[2] = {}, b[2] = {};
     U.decl(Y, y);
-    int *PA = static_cast<int *>(sleuth_setp(U.tu(), A, &a[1], sizeof(int)));
-    int *PB = static_cast<int *>(sleuth_setp(U.tu(), B, &b[0], sizeof(int)));
+    int *PA = static_cast<int *>(U.setp(A, &a[1], sizeof(int)));
+    int *PB = static_cast<int *>(U.setp(B, &b[0], sizeof(int)));
     require(PA == &a[1] && PB == &b[0], "sleuth_setp returns its address");
     get(y);
     *PB = y;
@@ -548,7 +715,7 @@ TEST_F(TrackerTest, SetpAndCommitCompleteTheInnermostWriteAfterTheStore) {
     get(a[1]);
     int ra = a[1];
     U.set(RA, ra);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "b[j]"), Names{"y"});
@@ -573,19 +740,19 @@ TEST_F(TrackerTest, IncrementInsideAnExpressionKeepsTheExpressionsReads) {
     U.decl(N, n);
     U.decl(I, i);
     get(a);
-    int y = a + (*static_cast<int *>(sleuth_setnow(U.tu(), Inc1, &i, sizeof i)))++;
+    int y = a + (*static_cast<int *>(U.setnow(Inc1, &i, sizeof i)))++;
     U.set(Y, y);
     U.call(C, 6);
     U.arg(C, 1);
     get(n);
     U.arg(C, 2);
-    int b = (*static_cast<int *>(sleuth_setnow(U.tu(), Inc2, &i, sizeof i)))++;
+    int b = (*static_cast<int *>(U.setnow(Inc2, &i, sizeof i)))++;
     U.enter(G, 6);
     int pa = n, pb = b;
     U.param(Pa, pa, 1);
     U.param(Pb, pb, 2);
-    sleuth_leave();
-    sleuth_leave();
+    leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -632,7 +799,7 @@ TEST_F(TrackerTest, WriteInsideAnArgumentDoesNotInventReads) {
     U.ret(Rv);
     int z = a + b + p1;
     U.set(Z, z);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -666,7 +833,7 @@ TEST_F(TrackerTest, PendingReadsAreConsumedByTheNextNode) {
     sleuth_discard(); // `x + y;` as an expression statement
     int d = 0;
     U.set(D, d);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -692,7 +859,7 @@ TEST_F(TrackerTest, SiteDependsOnItsControllingTest) {
       int s = 2;
       U.set(S, s);
     }
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "s"), Names{"t"});
@@ -715,7 +882,7 @@ TEST_F(TrackerTest, MostRecentlyExecutedControllerWins) {
     U.set(S1, s);
     U.test(T2);
     U.set(S2, s);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "s1"), Names{"t1"});
@@ -741,11 +908,11 @@ TEST_F(TrackerTest, CalleeStatementsDependOnTheTestThatControlledTheCall) {
       U.call(CallH, 8); // uncontrolled in g: h inherits g's call control
       U.enter(H, 8);
       U.set(InH, v);
-      sleuth_leave();
-      sleuth_leave();
+      leave();
+      leave();
     }
     U.set(After, v); // back in main, which nothing called
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "in g"), Names{"t"});
@@ -772,13 +939,13 @@ TEST_F(TrackerTest, TestExecutedInAnotherCallIsIgnored) {
     U.enter(G, 5);
     U.test(Tg);
     U.set(S, v);
-    sleuth_leave();
+    leave();
     U.test(Tm2);
     U.call(C2, 5);
     U.enter(G, 5);
     U.set(S, v);
-    sleuth_leave();
-    sleuth_leave();
+    leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "s"), (Names{"tg", "tm2"}));
@@ -802,9 +969,9 @@ TEST_F(TrackerTest, TestExecutedByARecursiveCalleeDoesNotControlTheCaller) {
     U.enter(F, 3);
     U.test(Ta, 0);
     U.test(Tb);
-    sleuth_leave();
+    leave();
     U.set(S, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "s"), Names{"ta"});
@@ -827,8 +994,8 @@ TEST_F(TrackerTest, TestJustBeforeARecursiveCallDoesNotCountInTheCallee) {
     U.call(C, 3);
     U.enter(F, 3);
     U.set(Us, v);
-    sleuth_leave();
-    sleuth_leave();
+    leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(ctrlOf(*R.Graph, "u"), Names{"c"});
@@ -856,8 +1023,8 @@ TEST_F(TrackerTest, LoopTestIsControlledByWhatControlsTheLoopNotByItself) {
       i = i + 1;
       U.set(Body, i);
     }
-    sleuth_leave();
-    sleuth_leave();
+    leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -879,12 +1046,12 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
     int x = 2;
     U.decl(X, x);
     get(x);
-    require(sleuth_switch(U.tu(), Sw, 2ul) == 2ul, "sleuth_switch returns the value");
+    require(U.sw(Sw, 2ul) == 2ul, "sleuth_switch returns the value");
     int y = 1;
     U.set(Case, y);
     get(y);
-    require(sleuth_assert(U.tu(), A, 1) == 1, "sleuth_assert returns the outcome");
-    sleuth_leave();
+    require(U.assertion(A, 1) == 1, "sleuth_assert returns the outcome");
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -899,7 +1066,7 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
 
 TEST_F(TrackerTest, CompanionOriginsFlowLikeShadowedOnes) {
   // int x = 1; int y = x; y += x; int z = y++; *p = z; int w = *p;  with x, y and z kept in
-  // companions (sleuth_def/defnow/use) and *p in the shadow memory.
+  // companions (sleuth_def/defnow/use/chk) and *p in the shadow memory.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"),
@@ -907,14 +1074,19 @@ TEST_F(TrackerTest, CompanionOriginsFlowLikeShadowedOnes) {
              Inc = U.site(VarSite, "y++", 0, {}, SLEUTH_FLAG_COMPOUND), Z = U.site(VarSite, "z"),
              Deref = U.site(VarSite, "*p"), W = U.site(VarSite, "w");
     U.enter(0);
-    unsigned Ox = sleuth_def(U.tu(), X, 0);
+    unsigned Ox = U.def(X);
     require(Ox != 0, "a definition gives an origin");
     sleuth_use(Ox);
-    unsigned Oy = sleuth_def(U.tu(), Y, 0);
+    unsigned Oy = U.def(Y);
     sleuth_use(Ox);
-    Oy = sleuth_def(U.tu(), PlusEq, Oy);
-    unsigned Oinc = sleuth_defnow(U.tu(), Inc, Oy); // pushes the increment for z
-    unsigned Oz = sleuth_def(U.tu(), Z, 0);
+    // Compound writes read the old value where they happen (a checked read, one cache each).
+    unsigned PlusEqCache[2] = {}, IncCache[2] = {};
+    sleuth_chk(U.tu(), PlusEqCache, PlusEq, Oy);
+    Oy = U.def(PlusEq);
+    sleuth_chk(U.tu(), IncCache, Inc, Oy);
+    unsigned Oinc = U.defnow(Inc);
+    sleuth_use(Oinc); // the value of y++, which z reads
+    unsigned Oz = U.def(Z);
     require(Oinc != Oy, "the increment is a new origin");
     int Target = 0;
     sleuth_use(Oz);
@@ -923,7 +1095,7 @@ TEST_F(TrackerTest, CompanionOriginsFlowLikeShadowedOnes) {
     int w = Target;
     U.set(W, w);
     sleuth_use(0); // a local never written: nothing
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -947,27 +1119,27 @@ TEST_F(TrackerTest, ParameterOriginsComeFromTheArguments) {
       unsigned A = U.site(ParamSite, "a", G), B = U.site(ParamSite, "b", G),
                S = U.site(VarSite, "s", G);
       U.enter(0);
-      unsigned Ox = sleuth_def(U.tu(), X, 0);
+      unsigned Ox = U.def(X);
       U.call(C, 9);
       U.arg(C, 1);
       sleuth_use(Ox);
       U.arg(C, 2);
       unsigned Oa, Ob;
       if (Fused) {
-        sleuth_enter_params(U.tu(), G, 9, nullptr, A, 2);
+        U.enterParams(G, 9, A, 2);
         Oa = U.tu()->base + A;
         Ob = U.tu()->base + B;
       } else {
         U.enter(G, 9);
-        Oa = sleuth_param_origin(U.tu(), A, 1);
-        Ob = sleuth_param_origin(U.tu(), B, 2);
+        Oa = U.paramOrigin(A, 1);
+        Ob = U.paramOrigin(B, 2);
       }
       require(Oa != 0 && Ob != 0 && Oa != Ob, "parameters get origins of their own");
       sleuth_use(Ob);
       sleuth_use(Oa);
-      sleuth_def(U.tu(), S, 0);
-      sleuth_leave();
-      sleuth_leave();
+      U.def(S);
+      leave();
+      leave();
     });
     ASSERT_TRUE(R.Graph);
     EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"}) << Fused;
@@ -990,17 +1162,17 @@ TEST_F(TrackerTest, CallWithArgumentOriginsPassesThemByPosition) {
     U.site(ParamSite, "b", G); // A + 1 and A + 2: sleuth_enter_params makes the three of them
     U.site(ParamSite, "c", G);
     U.enter(0);
-    unsigned Ox = sleuth_def(U.tu(), X, 0), Oy = sleuth_def(U.tu(), Y, 0);
-    sleuth_call_args(U.tu(), C, 9, 4, 1u, 0u, 2u, Oy, 2u, Ox, 3u, Ox);
+    unsigned Ox = U.def(X), Oy = U.def(Y);
+    U.callArgs(C, 9, 4, 1u, 0u, 2u, Oy, 2u, Ox, 3u, Ox);
     sleuth_use(Oy); // the arguments' own reads
     sleuth_use(Ox);
     sleuth_use(Ox);
-    sleuth_enter_params(U.tu(), G, 9, nullptr, A, 3);
-    sleuth_leave();
-    sleuth_call_args(U.tu(), E, 5, 1, 1u, Oy);
+    U.enterParams(G, 9, A, 3);
+    leave();
+    U.callArgs(E, 5, 1, 1u, Oy);
     sleuth_use(Oy);
-    sleuth_def(U.tu(), Q, 0);
-    sleuth_leave();
+    U.def(Q);
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "a"), Names{});
@@ -1019,19 +1191,19 @@ TEST_F(TrackerTest, DiscardDropsOnlyTheCurrentFramesReads) {
     unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>"),
              W = U.site(VarSite, "w"), V = U.site(VarSite, "v"), Z = U.site(VarSite, "z", G);
     U.enter(0);
-    unsigned Ox = sleuth_def(U.tu(), X, 0), Oy = sleuth_def(U.tu(), Y, 0);
+    unsigned Ox = U.def(X), Oy = U.def(Y);
     sleuth_use(Ox);
     U.call(C, 3);
     U.enter(G, 3);
     sleuth_use(Oy);
     sleuth_discard();
-    sleuth_def(U.tu(), Z, 0);
-    sleuth_leave();
-    sleuth_def(U.tu(), W, 0);
+    U.def(Z);
+    leave();
+    U.def(W);
     sleuth_use(Ox);
     sleuth_discard();
-    sleuth_def(U.tu(), V, 0);
-    sleuth_leave();
+    U.def(V);
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "z"), Names{});
@@ -1056,11 +1228,11 @@ TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {
       U.enter(0);
       std::vector<unsigned> Origins;
       for (unsigned Site : Sites)
-        Origins.push_back(sleuth_def(U.tu(), Site, 0));
+        Origins.push_back(U.def(Site));
       for (unsigned Origin : Origins)
         sleuth_use(Origin);
-      sleuth_def(U.tu(), Sum, 0);
-      sleuth_leave();
+      U.def(Sum);
+      leave();
     });
     Worker.join();
   });
@@ -1069,11 +1241,110 @@ TEST_F(TrackerTest, ManyPendingReadsOutgrowTheInlineStack) {
   EXPECT_EQ(dataOf(*R.Graph, "sum"), Expected);
 }
 
-/// True if the inline write of Site would only count a hit, without a call (runtime.h).
-bool quiet(Unit &U, unsigned Site) {
-  unsigned Node = 0;
-  return sleuth_quiet_node(U.tu(), Site, &Node) != nullptr;
+// --- Checked reads -----------------------------------------------------------
+
+TEST_F(TrackerTest, CheckedReadsRecordTheirEdgeAtOnceAndRememberTheirOrigins) {
+  // Reads whose consumer the instrumenter knows: `s = ...` reads the kept locals a, b, c, a
+  // again (sleuth_chk), and `r = ...` the words w[0], w[1], w[2], w[0] again, then w[0..1]
+  // whole (sleuth_getc). Each edge is recorded where the read happens, into the node of the
+  // given site, which s never runs, and the read is not left pending for the next node; the
+  // read's cache remembers its last two origins, so a third still reaches the runtime, as does
+  // a new origin in the second word of a pair read.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
+    unsigned W0 = U.site(VarSite, "w[0]"), W1 = U.site(VarSite, "w[1]"),
+             W2 = U.site(VarSite, "w[2]");
+    unsigned S = U.site(VarSite, "s"), Rs = U.site(VarSite, "r"), Pair = U.site(VarSite, "pair"),
+             Next = U.site(VarSite, "next");
+    U.enter(0);
+    unsigned Oa = U.def(A), Ob = U.def(B), Oc = U.def(C);
+    auto Slots = [](const unsigned *Cache, unsigned First, unsigned Second) {
+      return Cache[0] == First && Cache[1] == Second;
+    };
+    auto NothingPending = [] { return sleuth_pending_reads.top == sleuth_pending_reads.frame; };
+    unsigned Cache[2] = {};
+    sleuth_chk(U.tu(), Cache, S, 0); // a local never written
+    require(Slots(Cache, 0, 0), "no origin, nothing to remember");
+    sleuth_chk(U.tu(), Cache, S, Oa);
+    require(Slots(Cache, Oa, 0), "a remembered");
+    sleuth_chk(U.tu(), Cache, S, Oa);
+    sleuth_chk(U.tu(), Cache, S, Ob);
+    require(Slots(Cache, Ob, Oa), "b, then a");
+    sleuth_chk(U.tu(), Cache, S, Oc);
+    require(Slots(Cache, Oc, Ob), "c pushed a out");
+    sleuth_chk(U.tu(), Cache, S, Oa);
+    require(Slots(Cache, Oa, Oc), "a again");
+    require(NothingPending(), "checked reads are not pending");
+    alignas(8) int w[4] = {};
+    const unsigned Writers[] = {W0, W1, W2};
+    for (unsigned I = 0; I < 3; ++I)
+      U.set(Writers[I], w[I]);
+    unsigned Ow0 = U.origin(W0), Ow1 = U.origin(W1), Ow2 = U.origin(W2);
+    unsigned RCache[2] = {};
+    sleuth_getc(U.tu(), RCache, Rs, &w[3], sizeof(int)); // never written
+    require(Slots(RCache, 0, 0), "no origin, nothing to remember");
+    sleuth::rdc(U.tu(), RCache, Rs, w[0]);
+    require(Slots(RCache, Ow0, 0), "w[0] remembered");
+    require(&sleuth::rdc(U.tu(), RCache, Rs, w[0]) == &w[0], "rdc yields its lvalue");
+    sleuth_getc(U.tu(), RCache, Rs, &w[1], sizeof(int));
+    require(Slots(RCache, Ow1, Ow0), "w[1], then w[0]");
+    sleuth_getc(U.tu(), RCache, Rs, &w[2], sizeof(int));
+    require(Slots(RCache, Ow2, Ow1), "w[2] pushed w[0] out");
+    sleuth_getc(U.tu(), RCache, Rs, &w[0], sizeof(int));
+    require(Slots(RCache, Ow0, Ow2), "w[0] again");
+    unsigned PairCache[2] = {};
+    sleuth_getc(U.tu(), PairCache, Pair, w, 2 * sizeof(int)); // two words at once
+    require((Slots(PairCache, Ow1, Ow0) || Slots(PairCache, Ow0, Ow1)), "both words' origins");
+    sleuth_getc(U.tu(), PairCache, Pair, w, 2 * sizeof(int)); // both known: inline
+    U.set(W2, w[1]); // a new origin in the second word only
+    sleuth_getc(U.tu(), PairCache, Pair, w, 2 * sizeof(int));
+    require(PairCache[0] == Ow2, "w[1]'s new origin remembered");
+    require(NothingPending(), "checked reads are not pending");
+    U.def(Next); // reads nothing: the checked reads were not left for it
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "s"), (Names{"a", "b", "c"}));
+  EXPECT_EQ(hits(G, "s"), 0u);
+  EXPECT_EQ(dataOf(G, "r"), (Names{"w[0]", "w[1]", "w[2]"}));
+  EXPECT_EQ(dataOf(G, "pair"), (Names{"w[0]", "w[1]", "w[2]"}));
+  EXPECT_EQ(dataOf(G, "next"), Names{});
 }
+
+TEST_F(TrackerTest, CheckedReadOfASplitWordRecordsEveryOrigin) {
+  // int x = ...; ((char *)&x)[1] = ...; r = x;  then ((char *)&x)[2] = ...; r2 = x: a word whose
+  // bytes came from several writes gives a checked read all of their origins, each time.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), Byte1 = U.site(VarSite, "byte 1"),
+             Byte2 = U.site(VarSite, "byte 2"), Rs = U.site(VarSite, "r"),
+             R2 = U.site(VarSite, "r2"), Low = U.site(VarSite, "low");
+    U.enter(0);
+    alignas(4) unsigned x = 0;
+    U.decl(X, x);
+    unsigned char *Bytes = reinterpret_cast<unsigned char *>(&x);
+    U.set(Byte1, Bytes[1]);
+    unsigned Cache[2] = {}, Cache2[2] = {}, LowCache[2] = {};
+    for (unsigned K = 0; K < 2; ++K) // split: the runtime both times, one edge each
+      sleuth_getc(U.tu(), Cache, Rs, &x, sizeof x);
+    require((Cache[0] == U.origin(X) && Cache[1] == U.origin(Byte1)) ||
+                (Cache[0] == U.origin(Byte1) && Cache[1] == U.origin(X)),
+            "both origins remembered");
+    U.set(Byte2, Bytes[2]);
+    sleuth_getc(U.tu(), Cache2, R2, &x, sizeof x);
+    sleuth_getc(U.tu(), LowCache, Low, &Bytes[0], 1);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "r"), (Names{"x", "byte 1"}));
+  EXPECT_EQ(dataOf(G, "r2"), (Names{"x", "byte 1", "byte 2"}));
+  EXPECT_EQ(dataOf(G, "low"), Names{"x"});
+}
+
+// --- Inline node probes ------------------------------------------------------
 
 TEST_F(TrackerTest, InlineWritesCountHitsAndStillFindNewEdges) {
   // for (i = 0; i < 100; i++) sum += i (+ x in iteration 60 only): after its first executions
@@ -1085,7 +1356,8 @@ TEST_F(TrackerTest, InlineWritesCountHitsAndStillFindNewEdges) {
     unsigned Loop = U.site(TestSite, "i < 100");
     unsigned Sum = U.site(VarSite, "sum", 0, {Loop}), Inc = U.site(VarSite, "i++", 0, {Loop});
     U.enter(0);
-    unsigned Ox = sleuth_def(U.tu(), X, 0), Oi = sleuth_def(U.tu(), I, 0), Osum = 0;
+    unsigned Ox = U.def(X), Oi = U.def(I), Osum = 0;
+    unsigned SumCache[2] = {}, IncCache[2] = {}; // the compound writes' reads of the old value
     for (unsigned K = 0; K < 100; ++K) {
       sleuth_use(Oi);
       U.test(Loop);
@@ -1094,8 +1366,10 @@ TEST_F(TrackerTest, InlineWritesCountHitsAndStillFindNewEdges) {
       sleuth_use(Oi);
       if (K == 60)
         sleuth_use(Ox);
-      Osum = sleuth_def(U.tu(), Sum, Osum);
-      Oi = sleuth_def(U.tu(), Inc, Oi);
+      sleuth_chk(U.tu(), SumCache, Sum, Osum);
+      Osum = U.def(Sum);
+      sleuth_chk(U.tu(), IncCache, Inc, Oi);
+      Oi = U.def(Inc);
     }
     require(sleuth_pending_reads.top == sleuth_pending_reads.frame, "reads consumed");
   });
@@ -1110,50 +1384,78 @@ TEST_F(TrackerTest, InlineWritesCountHitsAndStillFindNewEdges) {
   EXPECT_EQ(*G.last(0), node(G, "i++"));
 }
 
-TEST_F(TrackerTest, InlineWritesResolveTheirControlAsTheRuntimeDoes) {
-  // g() { y = 1; y = 1; if (c) ...; y = 1; y = 1; g(); y = 1; } called under `outer`, the
-  // writes controlled by `c` statically: before c runs in a frame, a write's controller is the
-  // call's; the recursive call runs c, which does not count in the caller once it returns.
+TEST_F(TrackerTest, InlineNodesCountHitsUnderAKnownControlAndRecordEachNewOne) {
+  // g() { y = 1; if (t) ...; m = 1; } with y kept in a companion and m in memory, nothing in g
+  // controlling them: their ctl is the call's. g is called 100 times under t0, once under t1,
+  // then under each of the other tests, then round and round under all of them, one more than
+  // a node's state remembers controls. Under a control its node's state knows, each of
+  // sleuth_def, sleuth_test and sleuth_set only counts a hit inline; a new one (t1 after 100
+  // inline hits) still records its control edge; and the controls that the state forgets
+  // again and again still go to the runtime, which loses none (nor writes one twice).
+  constexpr unsigned Controls = std::size(sleuth_site_state{}.control) + 1;
+  static const char *const TestNames[] = {"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8"};
+  static const char *const CallNames[] = {"<call g 0>", "<call g 1>", "<call g 2>",
+                                          "<call g 3>", "<call g 4>", "<call g 5>",
+                                          "<call g 6>", "<call g 7>", "<call g 8>"};
+  static_assert(Controls <= std::size(TestNames));
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
-    unsigned Outer = U.site(TestSite, "outer"), CallG = U.site(CallSite, "<call g>", 0, {Outer});
-    unsigned C = U.site(TestSite, "c", G), Y = U.site(VarSite, "y", G, {C});
-    unsigned Y2 = U.site(VarSite, "y after", G, {C}), Inner = U.site(CallSite, "<call g 2>", G);
+    std::vector<unsigned> Tests, Calls;
+    for (unsigned I = 0; I < Controls; ++I) {
+      Tests.push_back(U.site(TestSite, TestNames[I]));
+      Calls.push_back(U.site(CallSite, CallNames[I], 0, {Tests[I]}));
+    }
+    unsigned Y = U.site(VarSite, "y", G), T = U.site(TestSite, "t", G), M = U.site(VarSite, "m", G);
+    int m = 0;
+    unsigned Misses = 0;
     U.enter(0);
-    U.test(Outer);
-    U.call(CallG, 7);
-    U.enter(G, 7);
-    sleuth_def(U.tu(), Y, 0);
-    require(quiet(U, Y), "controlled by the call, as before");
-    sleuth_def(U.tu(), Y, 0);
-    U.test(C);
-    require(!quiet(U, Y), "now controlled by c: a new edge");
-    sleuth_def(U.tu(), Y, 0);
-    require(quiet(U, Y), "c again");
-    sleuth_def(U.tu(), Y, 0);
-    sleuth_def(U.tu(), Y2, 0); // c is its controller in this frame
-    U.call(Inner, 7);
-    U.enter(G, 7);
-    U.test(C);
-    sleuth_leave();
-    require(quiet(U, Y2), "c still ran last in this frame");
-    sleuth_def(U.tu(), Y2, 0);
-    sleuth_leave();
-    // A second call of g: c has not run in this frame yet, so `outer` controls y again, an
-    // edge the first call recorded already.
-    U.call(CallG, 7);
-    U.enter(G, 7);
-    require(quiet(U, Y), "y knows both its controllers");
-    sleuth_def(U.tu(), Y, 0);
-    sleuth_leave();
+    // Calls g under test I; Inline: whether g's nodes must (1), must not (0) or may (-1) only
+    // count hits.
+    auto CallG = [&](unsigned I, int Inline) {
+      U.test(Tests[I]);
+      U.call(Calls[I], 7);
+      require(U.enter(G, 7) == U.origin(Tests[I]), "g's sites are controlled by the call");
+      for (unsigned Site : {Y, T, M})
+        require(Inline < 0 || quiet(U, Site) == (Inline == 1),
+                Inline == 1 ? "inline: a known control" : "to the runtime: a new control");
+      Misses += !quiet(U, Y);
+      U.def(Y);
+      U.test(T);
+      U.set(M, m);
+      leave();
+    };
+    CallG(0, 0);
+    for (unsigned K = 0; K < 99; ++K)
+      CallG(0, 1);
+    require(U.state(Y).control[0] == U.origin(Tests[0]) && U.state(Y).control[1] == 0,
+            "the state knows t0 only");
+    const unsigned long *Hits = sleuth_pending_reads.hits;
+    require(Hits[U.origin(Y) - 1] == 100 && Hits[U.origin(M) - 1] == 100,
+            "hits counted inline, in the thread's counts");
+    CallG(1, 0);
+    require(U.state(M).control[0] == U.origin(Tests[1]) &&
+                U.state(M).control[1] == U.origin(Tests[0]),
+            "the state knows t1, then t0");
+    CallG(0, 1);
+    CallG(1, 1);
+    for (unsigned I = 2; I < Controls; ++I)
+      CallG(I, 0);
+    Misses = 0;
+    for (unsigned Round = 0; Round < 10; ++Round)
+      for (unsigned I = 0; I < Controls; ++I)
+        CallG(I, -1);
+    require(Misses >= 10, "a control the state forgot, each round");
+    leave();
   });
-  ASSERT_TRUE(R.Graph);
+  ASSERT_TRUE(R.Graph); // the loader rejects duplicate edges
   const DependenceGraph &G = *R.Graph;
-  EXPECT_EQ(ctrlOf(G, "y"), (Names{"outer", "c"}));
-  EXPECT_EQ(ctrlOf(G, "y after"), Names{"c"});
-  EXPECT_EQ(hits(G, "y"), 5u);
-  EXPECT_EQ(hits(G, "y after"), 2u);
+  Names Expected(std::begin(TestNames), std::begin(TestNames) + Controls);
+  for (const char *Name : {"y", "t", "m"}) {
+    EXPECT_EQ(ctrlOf(G, Name), Expected) << Name;
+    EXPECT_EQ(dataOf(G, Name), Names{}) << Name;
+    EXPECT_EQ(hits(G, Name), 103u + (Controls - 2) + 10 * Controls) << Name;
+  }
 }
 
 TEST_F(TrackerTest, NodeCalledUnderManyControllersKeepsEveryControlEdge) {
@@ -1176,8 +1478,8 @@ TEST_F(TrackerTest, NodeCalledUnderManyControllersKeepsEveryControlEdge) {
         U.test(Tests[I]);
         U.call(Calls[I], 7);
         U.enter(G, 7);
-        sleuth_def(U.tu(), Y, 0);
-        sleuth_leave();
+        U.def(Y);
+        leave();
       }
   });
   ASSERT_TRUE(R.Graph);
@@ -1186,34 +1488,51 @@ TEST_F(TrackerTest, NodeCalledUnderManyControllersKeepsEveryControlEdge) {
   EXPECT_EQ(hits(G, "y"), 10u);
 }
 
-TEST_F(TrackerTest, InlineIncrementPushesItsNodeForTheEnclosingExpression) {
-  // while (...) z = n++ (sleuth_defnow): inline after the first, each z reads the increment.
+TEST_F(TrackerTest, IncrementOfAKeptLocalNeitherConsumesNorPushesTheExpressionsReads) {
+  // while (loop) z = a + n++  with a and n kept: the instrumented code pushes a for z, checks
+  // n's old origin into n++, runs sleuth_defnow and pushes the new origin, which z consumes
+  // with a. sleuth_defnow leaves the reads pending before it to the enclosing expression and
+  // pushes nothing of its own: through the runtime the first time (loop, a control it does not
+  // know yet), then inline, with a read pending.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned N = U.site(VarSite, "n"), Inc = U.site(VarSite, "n++"), Z = U.site(VarSite, "z");
+    unsigned A = U.site(VarSite, "a"), N = U.site(VarSite, "n"), Loop = U.site(TestSite, "loop");
+    unsigned Inc = U.site(VarSite, "n++", 0, {Loop}, SLEUTH_FLAG_COMPOUND),
+             Z = U.site(VarSite, "z", 0, {Loop});
     U.enter(0);
-    unsigned On = sleuth_def(U.tu(), N, 0);
+    unsigned Oa = U.def(A), On = U.def(N);
+    unsigned IncCache[2] = {};
+    auto Pending = [] { return sleuth_pending_reads.top - sleuth_pending_reads.frame; };
     for (unsigned K = 0; K < 10; ++K) {
-      if (K > 1)
-        require(quiet(U, Inc) && quiet(U, Z), "inline after the first");
-      On = sleuth_defnow(U.tu(), Inc, On);
-      require(sleuth_pending_reads.top - sleuth_pending_reads.frame == 1, "n++ pushed");
-      sleuth_def(U.tu(), Z, 0);
+      U.test(Loop);
+      sleuth_use(Oa);
+      sleuth_chk(U.tu(), IncCache, Inc, On);
+      require(quiet(U, Inc, false) == (K > 0) && !quiet(U, Inc, true),
+              "inline from the second time, though a read is pending");
+      On = U.defnow(Inc);
+      require(On == U.origin(Inc), "n's new origin");
+      require(Pending() == 1, "a still pending, n++ not pushed");
+      sleuth_use(On);
+      U.def(Z);
+      require(Pending() == 0, "z consumed a and n++");
     }
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
   EXPECT_EQ(dataOf(G, "n++"), (Names{"n", "n++"}));
-  EXPECT_EQ(dataOf(G, "z"), Names{"n++"});
+  EXPECT_EQ(ctrlOf(G, "n++"), Names{"loop"});
+  EXPECT_EQ(dataOf(G, "z"), (Names{"a", "n++"}));
   EXPECT_EQ(hits(G, "n++"), 10u);
   EXPECT_EQ(hits(G, "z"), 10u);
 }
 
-TEST_F(TrackerTest, InlineTestsRecordTheirExecutionForLaterSites) {
-  // g() { while (loop) { if (a) goto L; if (b) { L: z = 1; } v = a2 && w; } }: from their
-  // second execution in the frame the tests run inline, and must still count as the latest
-  // execution for z, which has two controllers; a test inside an expression passes its node
-  // on to the expression's value.
+TEST_F(TrackerTest, ValueTestLeavesTheReadOfItsNodeToTheInstrumentedCode) {
+  // g() { while (loop) { if (a) goto L; if (b) { L: z = 1; } v = a2 && w(); u = a2 && w(); } }:
+  // a test inside an expression (SLEUTH_FLAG_VALUE) only records its node, through the runtime
+  // the first time and inline the second; the expression's value reads it because the
+  // instrumented code says so, by a pushed read (v) or a checked one (u). z has two static
+  // controllers: b ran last in the first round, a in the second.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned G = U.func("g");
@@ -1221,67 +1540,83 @@ TEST_F(TrackerTest, InlineTestsRecordTheirExecutionForLaterSites) {
     unsigned B = U.site(TestSite, "b", G, {Loop}), Z = U.site(VarSite, "z", G, {A, B});
     unsigned A2 = U.site(TestSite, "a2", G, {Loop}, SLEUTH_FLAG_VALUE);
     unsigned V = U.site(VarSite, "v", G, {Loop});
+    unsigned A3 = U.site(TestSite, "a3", G, {Loop}, SLEUTH_FLAG_VALUE);
+    unsigned Us = U.site(VarSite, "u", G, {Loop});
+    unsigned UCache[2] = {};
+    auto NothingPending = [] { return sleuth_pending_reads.top == sleuth_pending_reads.frame; };
     U.enter(G);
     for (unsigned K = 0; K < 2; ++K) {
       U.test(Loop);
       U.test(A, K == 1);
       if (K == 0)
         U.test(B, 1);
-      sleuth_def(U.tu(), Z, 0); // controlled by b, then by a
-      if (K == 1)
-        require(quiet(U, A2), "a2 inline from its second execution");
+      U.def(Z); // controlled by b, then by a
+      require(quiet(U, A2) == (K == 1), "a2 inline from its second execution");
       U.test(A2);
-      require(sleuth_pending_reads.top - sleuth_pending_reads.frame == 1, "a2's value read");
-      sleuth_def(U.tu(), V, 0);
+      require(NothingPending(), "a2 pushed nothing");
+      sleuth_use(U.origin(A2));
+      U.def(V);
+      U.test(A3);
+      require(NothingPending(), "a3 pushed nothing");
+      sleuth_chk(U.tu(), UCache, Us, U.origin(A3));
+      U.def(Us);
     }
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
   EXPECT_EQ(ctrlOf(G, "z"), (Names{"a", "b"}));
   EXPECT_EQ(dataOf(G, "v"), Names{"a2"});
+  EXPECT_EQ(dataOf(G, "u"), Names{"a3"});
+  EXPECT_EQ(dataOf(G, "a2"), Names{});
   EXPECT_EQ(hits(G, "loop"), 2u);
   EXPECT_EQ(hits(G, "a"), 2u);
   EXPECT_EQ(hits(G, "a2"), 2u);
   EXPECT_EQ(hits(G, "z"), 2u);
 }
 
-TEST_F(TrackerTest, InlineTestsOfARecursiveCalleeAreUndoneWhenItReturns) {
-  // f: if (ta) f(); ... if (tb) ...; L: s (s controlled by ta and tb), run three times: from the
-  // second round on, the tests run inline, also the first execution of tb in the inner frame,
-  // which must still be forgotten when that frame is left (else tb, executed later than ta,
-  // would control the outer s).
+TEST_F(TrackerTest, NodesTakeTheControlTheirProbeGivesNotTheSiteTables) {
+  // The instrumented code passes each node its control; the site table's controlling tests
+  // are for the instrumenter and the views, not for the runtime to resolve. Here the probes
+  // pass a ctl the table does not say (direct calls, not the scenario's Unit helpers): s,
+  // controlled by ta in the table, is given none although ta just ran, then tb; u, which no
+  // test controls in the table, is given ta; v is given a ctl that is no node of the program
+  // (a control local clobbered by longjmp), which must be ignored. Each reads x, so that the
+  // runtime makes its node.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
-    unsigned F = U.func("f");
-    unsigned Ta = U.site(TestSite, "ta", F), Tb = U.site(TestSite, "tb", F);
-    unsigned C = U.site(CallSite, "<call f>", F, {Ta});
-    unsigned S = U.site(VarSite, "s", F, {Ta, Tb}), X = U.site(VarSite, "x");
-    unsigned Ox = sleuth_def(U.tu(), X, 0);
-    for (unsigned Round = 0; Round < 3; ++Round) {
-      U.enter(F, 3);
-      U.test(Ta);
-      U.call(C, 3);
-      U.enter(F, 3);
-      U.test(Ta, 0);
-      if (Round > 0)
-        require(quiet(U, Tb), "tb inline, on its first execution in the frame");
-      sleuth_use(Ox); // tb reads x (which gives the thread its stack of pending reads)
-      U.test(Tb);
-      sleuth_leave();
-      if (Round > 0)
-        require(quiet(U, S), "s resolves ta as its controller, inline");
-      sleuth_def(U.tu(), S, 0);
-      sleuth_leave();
+    unsigned X = U.site(VarSite, "x"), Ta = U.site(TestSite, "ta"), Tb = U.site(TestSite, "tb");
+    unsigned S = U.site(VarSite, "s", 0, {Ta}), Us = U.site(VarSite, "u"),
+             V = U.site(VarSite, "v", 0, {Ta});
+    U.enter(0);
+    unsigned Ox = U.def(X);
+    sleuth_test(U.tu(), Ta, 0, 1);
+    sleuth_test(U.tu(), Tb, U.origin(Ta), 1);
+    sleuth_use(Ox);
+    sleuth_def(U.tu(), S, 0);
+    sleuth_def(U.tu(), S, 0); // inline
+    sleuth_use(Ox);
+    sleuth_def(U.tu(), S, U.origin(Tb));
+    int u = 0;
+    sleuth_use(Ox);
+    sleuth_set(U.tu(), Us, U.origin(Ta), &u, sizeof u);
+    for (unsigned K = 0; K < 3; ++K) {
+      sleuth_use(Ox);
+      sleuth_def(U.tu(), V, 1000000);
     }
+    require(U.state(V).control[0] == 0, "no control to know");
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
-  EXPECT_EQ(ctrlOf(G, "s"), Names{"ta"});
-  EXPECT_EQ(dataOf(G, "tb"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "s"), Names{"tb"});
+  EXPECT_EQ(dataOf(G, "s"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "u"), Names{"ta"});
+  EXPECT_EQ(ctrlOf(G, "v"), Names{});
+  EXPECT_EQ(dataOf(G, "v"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "tb"), Names{"ta"});
   EXPECT_EQ(hits(G, "s"), 3u);
-  EXPECT_EQ(hits(G, "tb"), 3u);
-  EXPECT_EQ(hits(G, "ta"), 6u);
+  EXPECT_EQ(hits(G, "v"), 3u);
 }
 
 // --- Calls -----------------------------------------------------------------
@@ -1324,7 +1659,7 @@ protected:
       U.ret(Rv);
       int r = a + b;
       U.set(R, r);
-      sleuth_leave();
+      leave();
     });
   }
 };
@@ -1364,12 +1699,79 @@ TEST_F(TrackerTest, ConstantArgumentGivesTheParameterNoOrigin) {
     int a = 42, b = y;
     U.param(A, a, 1);
     U.param(B, b, 2);
-    sleuth_leave();
-    sleuth_leave();
+    leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "a"), Names{});
   EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
+}
+
+TEST_F(TrackerTest, EnterReturnsTheControlOfTheMatchingCall) {
+  // sleuth_enter gives the callee the ctl of the call record it matches, which controls the
+  // callee's parameters (the runtime) and its uncontrolled sites (the instrumented code):
+  // g(x) under t (one probe per parameter), h(x) under t2 (the fused entry, after
+  // sleuth_call_args), k(x) through a pointer (key 0) under t; none for the entry without a
+  // call, a call under no test, and a call whose record is for another callee (an
+  // uninstrumented ext calling back g: the record is ext's).
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g"), H = U.func("h"), K = U.func("k");
+    unsigned T = U.site(TestSite, "t"), T2 = U.site(TestSite, "t2");
+    unsigned X = U.site(VarSite, "x");
+    unsigned CallG = U.site(CallSite, "<call g>", 0, {T}),
+             CallH = U.site(CallSite, "<call h>", 0, {T2}),
+             CallK = U.site(CallSite, "<call k>", 0, {T}), CallG2 = U.site(CallSite, "<call g 2>"),
+             CallExt = U.site(CallSite, "<call ext>", 0, {T});
+    unsigned Ga = U.site(ParamSite, "g a", G), Gs = U.site(VarSite, "in g", G);
+    unsigned Ha = U.site(ParamSite, "h a", H);
+    U.site(ParamSite, "h b", H); // Ha + 1: sleuth_enter_params makes both
+    unsigned Ka = U.site(ParamSite, "k a", K), Ks = U.site(VarSite, "in k", K);
+    unsigned Ma = U.site(ParamSite, "main a");
+    int x = 1, a = 0;
+    require(U.enter(0) == 0, "no call, no control");
+    U.param(Ma, a, 1);
+    U.decl(X, x);
+    unsigned Ox = U.origin(X);
+    U.test(T);
+    U.call(CallG, 5);
+    U.arg(CallG, 1);
+    get(x);
+    require(U.enter(G, 5) == U.origin(T), "g's call was under t");
+    U.param(Ga, a, 1);
+    U.def(Gs);
+    leave();
+    U.test(T2);
+    U.callArgs(CallH, 6, 2, 1u, Ox, 2u, 0u);
+    require(U.enterParams(H, 6, Ha, 2) == U.origin(T2), "h's call was under t2");
+    leave();
+    U.call(CallK, 0);
+    require(U.enter(K, 8) == U.origin(T), "a call through a pointer matches any callee");
+    U.param(Ka, a, 1);
+    U.def(Ks);
+    leave();
+    U.call(CallG2, 5);
+    require(U.enter(G, 5) == 0, "a call under no test");
+    U.param(Ga, a, 1);
+    leave();
+    U.call(CallExt, 100);
+    require(U.enter(G, 5) == 0, "ext's record is not g's");
+    U.param(Ga, a, 1);
+    leave();
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(ctrlOf(G, "g a"), Names{"t"});
+  EXPECT_EQ(ctrlOf(G, "in g"), Names{"t"});
+  EXPECT_EQ(dataOf(G, "g a"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "h a"), Names{"t2"});
+  EXPECT_EQ(ctrlOf(G, "h b"), Names{"t2"});
+  EXPECT_EQ(dataOf(G, "h a"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "k a"), Names{"t"});
+  EXPECT_EQ(ctrlOf(G, "in k"), Names{"t"});
+  EXPECT_EQ(ctrlOf(G, "main a"), Names{});
+  EXPECT_EQ(hits(G, "g a"), 3u);
 }
 
 TEST_F(TrackerTest, UninstrumentedCalleeResultDependsOnItsArguments) {
@@ -1401,7 +1803,7 @@ TEST_F(TrackerTest, UninstrumentedCalleeResultDependsOnItsArguments) {
     U.ret(Rv);
     int q = a;
     U.set(Q, q);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -1428,10 +1830,10 @@ TEST_F(TrackerTest, CalleeKeyMismatchDropsTheStaleCallRecord) {
     U.enter(Cb, 300); // from inside ext
     int p = 0;
     U.param(Pa, p, 1);
-    sleuth_leave();
+    leave();
     int r = x; // ext's result: its argument is still pending in main
     U.set(Rs, r);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "p"), Names{});
@@ -1481,7 +1883,7 @@ TEST_F(TrackerTest, NestedCallsPassReturnValuesAsArguments) {
     get(w);
     int z = EnterG(std::abs(w));
     U.set(Z, z);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -1510,6 +1912,7 @@ TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
     unsigned After = U.site(VarSite, "after", 0, {Tm});
     static char Stack[4096];
     U.enter(0, 1, &Stack[4000]);
+    size_t MainDepth = controlFrames().size();
     int y = 2, v = 0;
     U.decl(Y, y);
     U.test(Tm);
@@ -1519,7 +1922,8 @@ TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
     U.call(CG, 3);
     U.enter(G, 3, &Stack[2000]);
     get(v); // pending in g when it jumps
-    // longjmp to main: its probes run on, unaware that f and g are gone.
+    // longjmp to main: its probes run on, the runtime unaware that f and g are gone.
+    longjmpTo(MainDepth);
     U.test(Tm2);
     U.call(CH, 4);
     U.arg(CH, 1);
@@ -1528,9 +1932,9 @@ TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
     int a = y;
     U.param(Ha, a, 1);
     U.set(InH, v);
-    sleuth_leave();
+    leave();
     U.set(After, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -1571,8 +1975,8 @@ TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {
       }
       get(in);
       *Result = in;
-      sleuth_set(U.tu(), Own, Result, sizeof *Result);
-      sleuth_leave();
+      U.set(Own, Result, sizeof *Result);
+      leave();
     };
     int ResultA = 0, ResultB = 0;
     std::thread TA(Worker, A, &ResultA), TB(Worker, B, &ResultB);
@@ -1583,7 +1987,7 @@ TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {
     get(ResultB);
     int after = ResultA + ResultB;
     U.set(After, after);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph); // the loader rejects duplicate edges and `last`s
   const DependenceGraph &G = *R.Graph;
@@ -1639,9 +2043,9 @@ TEST_F(TrackerTest, CopiesOfOneHeaderInstrumentedAlikeShareTheirNodes) {
       int r = v;
       get(v);
       U->set(Result, r);
-      sleuth_leave();
+      leave();
     }
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;
@@ -1681,13 +2085,13 @@ TEST_F(TrackerTest, UnitsGetDistinctFileIdsAndDenseNodeIds) {
     Second.set(C, v);
     get(v);
     Second.set(D, v);
-    sleuth_leave();
+    leave();
     First.enter(0);
     get(v);
     First.set(A, v);
     for (int I = 0; I < 3; ++I)
       First.set(B, v);
-    sleuth_leave();
+    leave();
   });
   ASSERT_TRUE(R.Graph);
   const DependenceGraph &G = *R.Graph;

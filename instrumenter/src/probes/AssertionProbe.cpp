@@ -28,8 +28,9 @@ bool AssertionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
       continue; // an implicit node around this one is the argument's outermost node
     A.Used = true;
     unsigned Site = F.addSite(SiteKind::Assert, E, A.NameBegin, "<assertion>");
+    F.claimReads(E, Site);
     F.Ctx.replace(CharSourceRange::getCharRange(A.NameBegin, A.LParen.getLocWithOffset(1)),
-                  "(sleuth_assert(" + F.Ctx.unitAndSite(Site) + ", (");
+                  "(sleuth_assert(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", (");
     F.Ctx.replace(CharSourceRange::getCharRange(A.RParen, A.RParen.getLocWithOffset(1)),
                   ") ? 1 : 0) ? (void)0 : sleuth_assert_fail(" + cStringLiteral(A.ArgumentText) +
                       ", __FILE__, __LINE__, __extension__ __PRETTY_FUNCTION__))");

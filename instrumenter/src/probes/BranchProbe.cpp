@@ -60,7 +60,15 @@ bool BranchProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   if (R.isInvalid() || F.Ctx.fileRange(E).isInvalid())
     return false;
   unsigned Site = F.addSite(SiteKind::Test, Decision, Decision->getBeginLoc(), "<test>", ValueTest);
-  F.Ctx.wrap(R, "sleuth_test(" + F.Ctx.unitAndSite(Site) + ", (", ") ? 1 : 0)");
+  F.claimReads(Decision, Site);
+  // The expression's value reads the test: a read of the test's node, consumed by whatever
+  // consumes the expression.
+  std::string Node = F.Ctx.UnitName + ".base + " + std::to_string(Site) + "u";
+  auto [Prefix, Suffix] = F.addRead(
+      {}, {"(sleuth_use(" + Node + "), ", ")",
+           "((void)sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Node + "), ", ")"});
+  ConditionProbe::wrapTest(R, Site, F.Ctx.unitAndSite(Site) + ", " + F.control(Site),
+                           Prefix + "(void)0" + Suffix, F);
   F.mapTerminator(E, Site);
   F.countProbe();
   return true;

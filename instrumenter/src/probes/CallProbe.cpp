@@ -57,7 +57,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
       Key = FunctionInstrumenter::calleeKey(Callee);
   }
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
-  std::string Unit = F.Ctx.unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
   // Arguments free of side effects that read only kept locals (f(L, n - 1)): their origins go
   // with the call probe, one call instead of one per argument.
   std::string Pairs;
@@ -77,10 +77,16 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     NumPairs += static_cast<unsigned>(Origins.size());
   }
   if (Direct && NumPairs > 0 && NumPairs <= 8) {
-    F.Ctx.wrap(R,
-               "((void)sleuth_call_args(" + Unit + ", " + std::to_string(Key) + "u, " +
-                   std::to_string(NumPairs) + "u" + Pairs + "), ",
-               ")");
+    // The arguments' reads go with the call, before it: the reads themselves need no probe.
+    for (const Expr *Arg : Call->arguments())
+      F.omitReads(Arg);
+    F.pushReads(Call);
+    std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
+    F.addRead(R,
+              {"((void)sleuth_call_args(" + Unit + ", " + std::to_string(Key) + "u, " + Rest, ")",
+               "((void)sleuth_call_argsv(" + Unit + ", " + std::to_string(Key) +
+                   "u, @SITE@, @CACHE@, " + Rest,
+               ")"});
     F.countProbe();
     return true;
   }
@@ -98,9 +104,21 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     // initialization) is no expression: it cannot stand after a comma.
     if (AR.isInvalid() || F.Ctx.text(AR).rfind('{', 0) == 0)
       continue;
-    F.Ctx.wrap(AR, "((void)sleuth_arg(" + Unit + ", " + std::to_string(Position) + "), ", ")");
+    F.Ctx.wrap(AR,
+               "((void)sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + std::to_string(Position) +
+                   "), ",
+               ")");
   }
-  F.Ctx.wrap(R, "((void)sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")");
+  // Where an argument's reads go the run decides: into the parameters of an instrumented
+  // callee, else into whatever consumes the call's value (an uninstrumented callee's result
+  // depends on its arguments). The callee expression's reads go with them.
+  F.pushReads(Call);
+  // The call's value is one of the reads of the expression around it: where a node consumes
+  // it, the callee's return checks its node against that one (sleuth_callv).
+  F.addRead(R,
+            {"((void)sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")",
+             "((void)sleuth_callv(" + Unit + ", " + std::to_string(Key) + "u, @SITE@, @CACHE@), ",
+             ")"});
   F.countProbe();
   return true;
 }

@@ -19,6 +19,28 @@ static void mapInnerTerminators(const Stmt *S, unsigned Site, FunctionInstrument
     mapInnerTerminators(C, Site, F);
 }
 
+void ConditionProbe::wrapTest(CharSourceRange R, unsigned Site, const std::string &Unit,
+                              const std::string &ValueFlow, FunctionInstrumenter &F) {
+  // Once the outcome is known the test sets the locals of the groups of controllers it belongs
+  // to, and passes what it read on into the enclosing expression's value (ValueFlow, for tests
+  // of `&&`, `||`, `?:` inside expressions): `(sleuth_test(...) ? (EFFECTS, 1) : (EFFECTS, 0))`;
+  // the outcome is 0 or 1 already.
+  F.Ctx.wrap(R, F.defer([&F, Site, Unit, ValueFlow] {
+    bool Plain = F.testEffects(Site).empty() && ValueFlow.empty();
+    return std::string(Plain ? "" : "(") + "sleuth_test(" + Unit + ", (";
+  }),
+             F.defer([&F, Site, ValueFlow] {
+               std::string Effects = F.testEffects(Site);
+               if (Effects.empty() && ValueFlow.empty())
+                 return std::string(") ? 1 : 0)");
+               // Each a cast to void: clang's -Wcomma takes nothing else before a comma.
+               std::string Both = ValueFlow.empty() ? "" : "(void)(" + ValueFlow + ")";
+               if (!Effects.empty())
+                 Both += (Both.empty() ? "" : ", ") + std::string("(void)(") + Effects + ")";
+               return ") ? 1 : 0) ? (" + Both + ", 1) : (" + Both + ", 0))";
+             }));
+}
+
 bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
   const Expr *Cond = nullptr;
   SourceLocation Keyword;
@@ -52,27 +74,30 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
   CharSourceRange R = F.Ctx.expansionRange(Cond);
   if (R.isInvalid())
     return false;
-  std::string Prefix, Suffix;
+  std::string TypeName;
   if (isa<SwitchStmt>(S)) {
     // The value must pass unchanged: through `unsigned long` and back to the promoted type.
     QualType T = Cond->getType().getCanonicalType();
     if (!T->isBuiltinType() || !T->isIntegerType() || F.Ctx.Ast.getTypeSize(T) > 64)
       return false;
-    std::string TypeName = T.getUnqualifiedType().getAsString(F.Ctx.Ast.getPrintingPolicy());
-    Prefix = "(" + TypeName + ")sleuth_switch(";
-    Suffix = ")";
-  } else {
-    Prefix = "sleuth_test(";
-    Suffix = ") ? 1 : 0)";
+    TypeName = T.getUnqualifiedType().getAsString(F.Ctx.Ast.getPrintingPolicy());
   }
   unsigned Site = F.addSite(SiteKind::Test, Cond, Keyword, "<test>");
-  if (isa<SwitchStmt>(S))
-    Prefix += F.Ctx.unitAndSite(Site) + ", (unsigned long)(";
-  else
-    Prefix += F.Ctx.unitAndSite(Site) + ", (";
-  if (isa<SwitchStmt>(S))
-    Suffix = ")" + Suffix;
-  F.Ctx.wrap(R, Prefix, Suffix);
+  F.claimReads(Cond, Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+  if (isa<SwitchStmt>(S)) {
+    // A switch's value is needed after the probe has set its groups' locals (testEffects): it
+    // is kept in a local of the function for that moment.
+    std::string Value = F.switchValue();
+    F.Ctx.wrap(
+        R, "(" + TypeName + ")((void)(" + Value + " = sleuth_switch(" + Unit + ", (unsigned long)(",
+        F.defer([&F, Site, Value] {
+          std::string Effects = F.testEffects(Site);
+          return ")))" + (Effects.empty() ? "" : ", (void)(" + Effects + ")") + ", " + Value + ")";
+        }));
+  } else {
+    wrapTest(R, Site, Unit, "", F);
+  }
   F.mapTerminator(S, Site);
   mapInnerTerminators(Cond, Site, F);
   F.countProbe();

@@ -78,13 +78,15 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   for (const VarDecl *V : Tracked) {
     std::string Name = V->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
+    F.claimReads(V->getInit(), Site);
+    std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
-      Dummy += "((void)(" + *Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", 0u)), 0)";
+      Dummy += "((void)(" + *Origin + " = sleuth_def(" + Unit + ")), 0)";
     } else {
       std::string Addr =
           F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
-      Dummy += "sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", sizeof(" + Name + "))";
+      Dummy += "sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + "))";
     }
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());

@@ -50,17 +50,31 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   std::string Fused = AllKept ? ", " + std::to_string(FirstSite) + "u, " +
                                     std::to_string(F.Function->getNumParams()) + "u"
                               : "";
-  Params += F.Locals.uses(Sep);
+  Params += F.Locals.uses(Sep) + F.controlUses(Sep);
+  // The call's control, which the groups of controllers start out as (none of their tests has
+  // run in this frame yet).
+  std::string CallControl = F.callControl();
   std::string Entry = F.Locals.declarations();
   if (F.isCxx()) {
     Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + Fused +
-             "); " + Params;
+             "); unsigned " + CallControl + " = __sleuth_frame.control();";
+    std::string Declarations = F.controlDeclarations();
+    // All but the call's control, declared just above with its value.
+    Declarations.erase(0, Declarations.find(';') + 1);
+    Entry += Declarations;
+    for (const std::string &Group : F.groupLocals())
+      Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
+    Entry += " " + Params;
   } else {
+    std::string Groups;
+    for (const std::string &Group : F.groupLocals())
+      Groups += "(void)(" + Group + " = " + CallControl + "), ";
     // A declaration, since C89 allows no statement before the body's declarations.
-    Entry += " int __sleuth_frame __attribute__((unused)) = ((void)" +
+    Entry += F.controlDeclarations() + " int __sleuth_frame __attribute__((unused)) = ((void)(" +
+             CallControl + " = " +
              std::string(AllKept ? "sleuth_enter_params(&" : "sleuth_enter(&") + F.Ctx.UnitName +
-             ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + "), " + Params +
-             "0);";
+             ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + ")), " + Groups +
+             Params + "0);";
     // Falling off the end of the body leaves the frame too.
     F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
   }
@@ -90,12 +104,14 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     return true;
   }
   unsigned Site = F.addSite(SiteKind::Ret, Value, Return->getReturnLoc(), Name);
-  std::string Unit = F.Ctx.unitAndSite(Site);
+  F.claimReads(Value, Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
   F.countProbe();
   if (F.isCxx()) {
     // The frame's destructor completes the node after the value was computed, which keeps
     // `return x;` eligible for implicit move and NRVO.
-    std::string Prefix = "{ __sleuth_frame.ret(" + std::to_string(Site) + "u); ";
+    std::string Prefix =
+        "{ __sleuth_frame.ret(" + std::to_string(Site) + "u, " + F.control(Site) + "); ";
     // `return out;` of a class-type local is no read in Clang's AST (no lvalue-to-rvalue
     // conversion); record it before the statement rather than wrap it, which would cost the
     // implicit move and NRVO.
@@ -108,7 +124,9 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
         (Ref->getType()->isRecordType() || Ref->isTypeDependent()) &&
         !Ref->containsUnexpandedParameterPack()) {
       std::string Name = Ref->getDecl()->getNameAsString();
-      Prefix += "(void)sleuth_get(__builtin_addressof(" + Name + "), sizeof(" + Name + ")); ";
+      Prefix += "(void)sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                std::to_string(Site) + "u, __builtin_addressof(" + Name + "), sizeof(" + Name +
+                ")); ";
     }
     F.Ctx.wrap(Whole, Prefix, " }");
     return true;

@@ -24,7 +24,7 @@ static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F) {
 static void readObject(const Expr *E, FunctionInstrumenter &F) {
   if (!isTrackableObject(E, F))
     return;
-  F.Ctx.wrap(E, "sleuth::rd(", ")");
+  F.addRead(F.Ctx.fileRange(E), ReadProbe::cxxRead(F));
   F.countProbe();
 }
 
@@ -66,7 +66,9 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
         F.Ctx.Ast.hasSameUnqualifiedType(Call->getType(), Target->getType())) {
       unsigned Site = F.addSite(SiteKind::Var, Call, Target->getBeginLoc(), F.Ctx.text(Target),
                                 K == OO_Equal ? 0 : CompoundWrite);
-      F.Ctx.wrap(Call, "sleuth::wrote(" + F.Ctx.unitAndSite(Site) + ", ", ")");
+      F.claimReads(Call, Site);
+      F.Ctx.wrap(Call, "sleuth::wrote(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", ",
+                 ")");
       F.markConsumed(Call);
       F.countProbe();
     }
@@ -88,7 +90,8 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     // out.push_back(c): the object now depends on the arguments and on its old contents.
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
-    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, Text);
+    F.claimReads(Call, Site);
+    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text);
     F.markConsumed(Call);
     F.countProbe();
     return true;

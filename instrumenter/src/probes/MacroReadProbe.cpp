@@ -60,16 +60,25 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())
     return false;
+  // Each read is one of the expression's reads: checked against the node that consumes the
+  // expression, or pushed.
   std::string Prefix = "(";
+  std::string Unit = "&" + F.Ctx.UnitName;
   for (const VarDecl *V : Found->second) {
     std::string Name = V->getNameAsString();
-    if (const std::string *Origin = F.Locals.companion(V))
-      Prefix += "sleuth_use(" + *Origin + "), ";
-    else if (F.isCxx())
-      Prefix += "(void)sleuth_get(__builtin_addressof(" + Name + "), sizeof(" + Name + ")), ";
-    else
-      Prefix +=
-          "(void)sleuth_get(" + addressOfC(V->getType()) + Name + "), sizeof(" + Name + ")), ";
+    FunctionInstrumenter::ReadForms Forms;
+    if (const std::string *Origin = F.Locals.companion(V)) {
+      Forms = {"sleuth_use(" + *Origin + "), ", "",
+               "sleuth_chk(" + Unit + ", @CACHE@, @SITE@, " + *Origin + "), ", ""};
+    } else {
+      std::string Object =
+          F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
+      Object += ", sizeof(" + Name + ")";
+      Forms = {"(void)sleuth_get(" + Object + "), ", "",
+               "(void)sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};
+    }
+    auto [Before, After] = F.addRead({}, std::move(Forms));
+    Prefix += Before + After;
   }
   F.Ctx.wrap(R, Prefix, ")");
   F.countProbe();

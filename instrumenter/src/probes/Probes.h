@@ -14,6 +14,15 @@ public:
   /// In a template pattern there are no implicit conversions: a variable of dependent type
   /// used as an operand is taken as a read, by syntax.
   static bool instrumentDependent(const clang::DeclRefExpr *Ref, FunctionInstrumenter &F);
+
+  /// The forms of a read of a local kept in the companion Origin.
+  static FunctionInstrumenter::ReadForms keptRead(const std::string &Origin,
+                                                  FunctionInstrumenter &F);
+  /// The forms of a C read of the lvalue L spelled Text (repeatable) through the shadow memory.
+  static FunctionInstrumenter::ReadForms memoryRead(const clang::Expr *L, const std::string &Text,
+                                                    FunctionInstrumenter &F);
+  /// The forms of a C++ read through the shadow memory, wrapped around the lvalue.
+  static FunctionInstrumenter::ReadForms cxxRead(FunctionInstrumenter &F);
 };
 
 /// Reads that a macro's expansion hides from the rewriter (`#define SQUARE(v) ((v) * (v))`: the
@@ -45,6 +54,10 @@ public:
 class ConditionProbe {
 public:
   static bool instrument(const clang::Stmt *Statement, FunctionInstrumenter &F);
+  /// Wraps the condition R in the test probe of Site (`Unit`: the unit, site and control
+  /// arguments); ValueFlow, if not empty, is a void expression run with the outcome known.
+  static void wrapTest(clang::CharSourceRange R, unsigned Site, const std::string &Unit,
+                       const std::string &ValueFlow, FunctionInstrumenter &F);
 };
 
 /// Range-for: each iteration writes the loop variable from the range (as the book's `for c in

@@ -21,6 +21,23 @@ static bool isConstantUse(const Expr *L) {
   return false;
 }
 
+FunctionInstrumenter::ReadForms ReadProbe::keptRead(const std::string &Origin,
+                                                    FunctionInstrumenter &F) {
+  return {"(sleuth_use(" + Origin + "), ", ")",
+          "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Origin + "), ", ")"};
+}
+
+FunctionInstrumenter::ReadForms ReadProbe::memoryRead(const Expr *L, const std::string &Text,
+                                                      FunctionInstrumenter &F) {
+  std::string Object = addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) + ")";
+  return {"((void)sleuth_get(" + Object + ", ", ")",
+          "((void)sleuth_getc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Object + ", ", ")"};
+}
+
+FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {
+  return {"sleuth::rd(", ")", "sleuth::rdc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, ", ")"};
+}
+
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
@@ -30,7 +47,7 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
       MacroReadProbe::record(Cast, F);
       return false;
     }
-    F.Ctx.wrap(R, "(sleuth_use(" + *Origin + "), ", ")");
+    F.addRead(R, keptRead(*Origin, F));
     F.countProbe();
     return true;
   }
@@ -44,17 +61,18 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   }
   std::string Text = F.Ctx.text(R);
   if (F.isCxx()) {
-    F.Ctx.wrap(R, "sleuth::rd(", ")");
+    F.addRead(R, cxxRead(F));
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    F.Ctx.wrap(R,
-               "((void)sleuth_get(" + addressOfC(T) + Text + "), " + sizeofLvalue(L, Text) + "), ",
-               ")");
+    F.addRead(R, memoryRead(L, Text, F));
   } else {
     // a[i++], *p++: evaluate the lvalue once and read through the pointer the probe returns.
     std::string Type = typeOfC(T, F.Ctx.Ast);
     if (Type.empty())
       return false;
-    F.Ctx.wrap(R, "(*(" + Type + " *)sleuth_getp(" + addressOfC(T), "), sizeof(" + Type + ")))");
+    std::string Unit = "&" + F.Ctx.UnitName;
+    F.addRead(R, {"(*(" + Type + " *)sleuth_getp(" + addressOfC(T), "), sizeof(" + Type + ")))",
+                  "(*(" + Type + " *)sleuth_getcp(" + Unit + ", @CACHE@, @SITE@, " + addressOfC(T),
+                  "), sizeof(" + Type + ")))"});
   }
   F.countProbe();
   return true;
@@ -97,7 +115,7 @@ bool ReadProbe::instrumentDependent(const DeclRefExpr *Ref, FunctionInstrumenter
   CharSourceRange R = F.Ctx.fileRange(Ref);
   if (R.isInvalid())
     return false;
-  F.Ctx.wrap(R, "sleuth::rd(", ")");
+  F.addRead(R, cxxRead(F));
   F.countProbe();
   return true;
 }

@@ -10,10 +10,11 @@ static bool canTrackWrite(const Expr *L, FunctionInstrumenter &F) {
          !L->isInstantiationDependent() && (F.isCxx() || !typeOfC(T, F.Ctx.Ast).empty());
 }
 
-// `x` again, as a read: the value of an assignment flows on from the node it created.
-static std::string rereadC(const Expr *L, const std::string &Text) {
-  return "((void)sleuth_get(" + addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) +
-         "), " + Text + ")";
+// `x` again, as a read: the value of an assignment flows on from the node it created, into
+// whatever consumes the enclosing expression.
+static std::string rereadC(const Expr *L, const std::string &Text, FunctionInstrumenter &F) {
+  auto [Prefix, Suffix] = F.addRead({}, ReadProbe::memoryRead(L, Text, F));
+  return Prefix + Text + Suffix;
 }
 
 // In a template pattern the assignment may become a call to any operator=, whose result type is
@@ -30,7 +31,8 @@ static bool instrumentDependent(const BinaryOperator *Assign, FunctionInstrument
   std::string Text = F.Ctx.text(RL);
   unsigned Site = F.addSite(SiteKind::Var, Assign, Ref->getBeginLoc(), Text,
                             Assign->isCompoundAssignmentOp() ? CompoundWrite : 0);
-  F.Ctx.wrapWithWriteAfter(RA, Site, Text);
+  F.claimReads(Assign, Site);
+  F.Ctx.wrapWithWriteAfter(RA, Site, F.control(Site), Text);
   F.markConsumed(Assign);
   F.countProbe();
   return true;
@@ -48,14 +50,21 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   bool Compound = Assign->isCompoundAssignmentOp();
   unsigned Site =
       F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Compound ? CompoundWrite : 0);
-  std::string Def = "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
-                    (Compound ? Origin : std::string("0u")) + "))";
-  if (F.Ctx.isDiscarded(Assign))
+  F.claimReads(Assign, Site);
+  // A compound write reads the old value first: its origin is still in the companion.
+  std::string Prior = Compound ? "(void)sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() +
+                                     ", " + std::to_string(Site) + "u, " + Origin + "), "
+                               : "";
+  std::string Def = Prior + "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
+                    F.control(Site) + "))";
+  if (F.Ctx.isDiscarded(Assign)) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ")");
-  else if (F.isCxx())
+  } else if (F.isCxx()) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Text + ")");
-  else // the value of the assignment flows on from the node it created
-    F.Ctx.wrap(RA, "((void)(", "), " + Def + ", (sleuth_use(" + Origin + "), " + Text + "))");
+  } else { // the value of the assignment flows on from the node it created
+    auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(Origin, F));
+    F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Prefix + Text + Suffix + ")");
+  }
   F.markConsumed(Assign);
   F.countProbe();
   return true;
@@ -81,10 +90,11 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   std::string Text = F.Ctx.text(RL);
   unsigned Flags = Assign->isCompoundAssignmentOp() ? CompoundWrite : 0;
   unsigned Site = F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Flags);
-  std::string Unit = F.Ctx.unitAndSite(Site);
+  F.claimReads(Assign, Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
   bool Discarded = F.Ctx.isDiscarded(Assign);
   if (VolatileCxx) {
-    F.Ctx.wrapWithWriteAfter(RA, Site, Text);
+    F.Ctx.wrapWithWriteAfter(RA, Site, F.control(Site), Text);
   } else if (F.isCxx()) {
     // The assignment yields the assigned object: take its address from there, once.
     F.Ctx.wrap(RA, "sleuth::wrote(" + Unit + ", ", ")");
@@ -94,7 +104,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     if (Discarded)
       F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
     else
-      F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(L, Text) + ")");
+      F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(L, Text, F) + ")");
   } else {
     // *p++ = v: the target's address is taken once, before the store, and the write completes
     // after it.
@@ -119,13 +129,21 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
       return false;
     unsigned Site =
         F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), F.Ctx.text(RL), CompoundWrite);
-    std::string Unit = F.Ctx.unitAndSite(Site);
-    if (F.Ctx.isDiscarded(IncDec))
+    std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+    // The write reads the old value, whose origin is still in the companion.
+    std::string Prior = "(void)sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                        std::to_string(Site) + "u, " + *Origin + ")";
+    if (F.Ctx.isDiscarded(IncDec)) {
+      F.claimReads(IncDec, Site);
       F.Ctx.wrap(RU, "((void)(",
-                 "), (void)(" + *Origin + " = sleuth_def(" + Unit + ", " + *Origin + ")))");
-    else // recorded first, like sleuth_setnow; the expression reads the new node
-      F.Ctx.wrap(RU, "((void)(" + *Origin + " = sleuth_defnow(" + Unit + ", " + *Origin + ")), ",
+                 "), " + Prior + ", (void)(" + *Origin + " = sleuth_def(" + Unit + ")))");
+    } else { // recorded first, like sleuth_setnow; the expression reads the new node
+      auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(*Origin, F));
+      F.Ctx.wrap(RU,
+                 "(" + Prior + ", (void)(" + *Origin + " = sleuth_defnow(" + Unit + ")), (void)(" +
+                     Prefix + "(void)0" + Suffix + "), ",
                  ")");
+    }
     F.markConsumed(IncDec);
     F.countProbe();
     return true;
@@ -139,7 +157,12 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     return false;
   std::string Text = F.Ctx.text(RL);
   unsigned Site = F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), Text, CompoundWrite);
-  std::string Unit = F.Ctx.unitAndSite(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+  // The write consumes the reads of its operand (`a[i]++;`), but for C's ++/-- whose value is
+  // used (sleuth_setnow): recorded before the store, those reads belong to the enclosing
+  // expression.
+  if (F.isCxx() || (F.Ctx.isDiscarded(IncDec) && isRepeatable(L, F.Ctx.Ast)))
+    F.claimReads(IncDec, Site);
   if (F.isCxx()) {
     if (IncDec->isPrefix())
       F.Ctx.wrap(RU, "sleuth::wrote(" + Unit + ", ", ")");

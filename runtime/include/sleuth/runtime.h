@@ -11,6 +11,18 @@
  * runtime registers a unit the first time one of its probes runs and turns local indices into
  * program-wide node ids. Nothing on the probe paths allocates strings or does I/O: the
  * dependence file is written once, at exit or from a fatal-signal handler.
+ *
+ * What the instrumenter knows statically it passes, so that the runtime need not find it out:
+ * - the controlling test of every node (`ctl`: 1 + the test's node, 0 for none), which the
+ *   instrumented function keeps in locals of its own (docs/architecture.md), so that a site's
+ *   execution whose control edge is known already costs a compare;
+ * - the node that consumes a read, where the read's expression has one (an operand of an
+ *   assignment, a condition, a return value): such a read is checked where it happens against
+ *   a small cache of the origins that read saw before (`sleuth_chk`, `sleuth_getc`), and only a
+ *   new origin calls the runtime. Reads whose consumer is known only at run time (arguments,
+ *   which flow into the callee's parameters if it is instrumented) are pushed onto the thread's
+ *   stack of pending reads (`sleuth_use`, `sleuth_get`), which the next node of the frame
+ *   consumes.
  */
 #ifndef SLEUTH_RUNTIME_H
 #define SLEUTH_RUNTIME_H
@@ -33,9 +45,9 @@ extern "C" {
  * they are used in and, in a large one (Lua's interpreter loop), calls an outlined copy instead:
  * a call per read of a kept local (bench/RESULTS.md). */
 #define SLEUTH_INLINE static __inline__ __attribute__((always_inline))
-/* The local fast paths of writes and tests are larger: inlined at each of a file's thousands of
- * probes they made GCC take 3.6 times as long on cJSON.c (bench/RESULTS.md). One copy per file,
- * called directly (no PLT, no runtime entry), costs little more at run time. */
+/* The local fast paths of nodes and shadow reads are larger: inlined at each of a file's
+ * thousands of probes they made GCC take 3.6 times as long on cJSON.c (bench/RESULTS.md). One
+ * copy per file, called directly (no PLT, no runtime entry), costs little more at run time. */
 #define SLEUTH_LOCAL static __inline__ __attribute__((noinline))
 /* `inline` keeps an unused copy from being reported (-Wunused-function); GCC reports the pair of
  * `inline` and `noinline` instead (-Wattributes), turned off around the definitions. */
@@ -53,8 +65,8 @@ enum sleuth_site_kind {
 /* Site flags. */
 #define SLEUTH_FLAG_COMPOUND 1u /* the write also reads the old value (x += y, x++) */
 #define SLEUTH_FLAG_VALUE                                                                          \
-  2u /* a test inside an expression (a && f(), c ? g() : 0): the                                   \
-      * expression's value reads the test */
+  2u /* a test inside an expression (a && f(), c ? g() : 0): the expression's value reads the      \
+      * test (the instrumented code passes that read on as any other) */
 
 struct sleuth_site {
   unsigned kind;
@@ -73,6 +85,16 @@ struct sleuth_func {
   const char *name;
 };
 
+/* What the program has recorded of one site's node, one cache line shared by its threads
+ * (relaxed atomics: a thread that misses another's update only records an edge once more): some
+ * of the controllers and data origins whose edges into it are recorded already (1 + a node; 0
+ * is a free slot), the latest first. The inline probes look at the first slots, the runtime at
+ * all. (How often it ran each thread counts for itself: see sleuth_reads.) */
+struct sleuth_site_state {
+  unsigned control[4];
+  unsigned data[12];
+} __attribute__((aligned(64)));
+
 struct sleuth_tu {
   const char *path; /* absolute path of the original source file */
   const struct sleuth_site *sites;
@@ -80,59 +102,46 @@ struct sleuth_tu {
   const unsigned *cds; /* local indices of test sites */
   const struct sleuth_func *funcs;
   unsigned num_funcs;
+  struct sleuth_site_state *states; /* one per site, zero-initialized */
   /* Filled in by the runtime at registration; zero until then. */
   unsigned base; /* 1 + program-wide id of site 0 */
   unsigned func_base;
   unsigned file_id;
 };
 
-/* What a thread knows of one node, in the runtime's table of them (one cache line each): in-edges
- * recorded already, data origins and controlling tests (~0u is a free slot), and how often the
- * node ran. A function called from several places has as many controllers of its top-level
- * sites (the tests that controlled the calls): three slots keep the usual few. */
-struct sleuth_node {
-  unsigned known[12];
-  unsigned hits;
-  unsigned control[3];
-};
+/* Leaves of the shadow memory a thread remembers (a power of two): heap objects, the stack and
+ * a program's arrays take several, which fewer ways kept evicting one another (zlib's
+ * longest_match made a slow read of almost every read with four). */
+#define SLEUTH_LEAF_WAYS 16u
 
-/* A test's latest execution before the current frame first executed it: restored when the
- * frame is left, so that what a recursive callee executes does not count in its caller. */
-struct sleuth_undo {
-  unsigned long seq;
-  unsigned test;
-};
-
-/* Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
- * for none) in a companion local of the instrumented function instead of the shadow memory:
- * reading one pushes that origin on the thread's stack of pending reads, inline.
- *
- * The rest is a read-only view of the thread's state for the inline writes of such locals
- * (sleuth_def, sleuth_defnow below), which the runtime keeps current; a write that its node's
- * state shows adds no edge only counts a hit there, without a call. */
+/* The thread's state that the inline probes below use, kept current by the runtime:
+ * - the stack of pending reads, which reads whose consumer is known only at run time (call
+ *   arguments) are pushed onto; a node consumes the reads of its frame;
+ * - where the thread's latest node goes (the crash criterion);
+ * - the thread's last leaves of the shadow memory looked up, one per way (see shadow_memory.h):
+ *   the address bits above a leaf (~0ul: none) and the leaf's entries, one per aligned 4-byte
+ *   word. */
 struct sleuth_reads {
-  unsigned *top;             /* the next free slot */
-  unsigned *end;             /* the end of the storage; top == end: full, or no storage yet */
-  unsigned *frame;           /* the current frame's first read: those below belong to its callers */
-  struct sleuth_node *nodes; /* by node id; num_nodes of them (0 until the thread has any) */
-  unsigned num_nodes;
-  unsigned call_control;   /* the test that controlled the current frame's call, or ~0u */
-  unsigned long *test_seq; /* by node id: sequence number of a test's latest execution */
-  unsigned long num_test_seq;
-  unsigned long entry_seq;      /* the sequence number when the current frame was entered */
-  unsigned *last;               /* the thread's latest node (the crash criterion) */
-  unsigned long *seq;           /* the thread's latest sequence number (tests executed) */
-  struct sleuth_undo *undo_top; /* the next free slot of the thread's undo stack */
-  struct sleuth_undo *undo_end; /* its end: undo_top == undo_end, full (or none yet) */
-  unsigned in_call;             /* nonzero inside an instrumented function (not the bottom frame) */
-  /* The thread's last leaves of the shadow memory looked up (see shadow_memory.h): the address
-   * bits above a leaf (~0ul: none) and the leaf's entries, one per aligned 4-byte word. */
-  unsigned long leaf_keys[4];
-  const unsigned *leaves[4];
+  unsigned *top;          /* the next free slot */
+  unsigned *end;          /* the end of the storage; top == end: full, or no storage yet */
+  unsigned *frame;        /* the current frame's first read: those below belong to its callers */
+  unsigned *last;         /* the thread's latest node (null until the thread has state) */
+  unsigned long *hits;    /* by node: how often the thread ran it */
+  unsigned long num_hits; /* nodes the thread has a count for (0 until it has state) */
+  unsigned long leaf_keys[SLEUTH_LEAF_WAYS];
+  unsigned *leaves[SLEUTH_LEAF_WAYS];
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
-/* sleuth_use when the stack is full or the thread has none yet. */
-SLEUTH_PROBE void sleuth_use_slow(unsigned origin);
+
+#define SLEUTH_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define SLEUTH_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+/* A word's shadow entry with this bit is split: its bytes have origins of their own. */
+#define SLEUTH_SPLIT 0x80000000u
+
+/* --- Reads whose consumer is known only at run time: pushed ---------------------------------
+ * Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
+ * for none) in a companion local of the instrumented function instead of the shadow memory. */
+SLEUTH_PROBE void sleuth_use_slow(unsigned origin); /* the stack is full, or there is none yet */
 SLEUTH_INLINE void sleuth_use(unsigned origin) {
   if (origin != 0) {
     struct sleuth_reads *r = &sleuth_pending_reads;
@@ -143,15 +152,7 @@ SLEUTH_INLINE void sleuth_use(unsigned origin) {
   }
 }
 
-/* The out-of-line writes of kept locals: node `site` depends on the pending reads and on `prior`
- * (the old value's origin for compound writes, else 0); returns the local's new origin. */
-SLEUTH_PROBE unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned prior);
-/* The same for ++/-- whose value is used: the write depends on `prior` only, and the enclosing
- * expression reads the new node (as sleuth_setnow). */
-SLEUTH_PROBE unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, unsigned prior);
-
-/* The inline paths need 64-bit longs (the runtime's sequence numbers); elsewhere every write
- * calls the runtime. */
+/* The inline paths need 64-bit longs; elsewhere every probe calls the runtime. */
 #if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8 && !defined(SLEUTH_NO_INLINE_WRITES)
 #define SLEUTH_INLINE_WRITES 1
 #ifdef __cplusplus
@@ -159,92 +160,17 @@ SLEUTH_PROBE unsigned sleuth_defnow_slow(struct sleuth_tu *tu, unsigned site, un
 #else
 #define SLEUTH_NULL ((void *)0)
 #endif
-static __inline__ int sleuth_knows(const struct sleuth_node *n, unsigned origin) {
-  unsigned i;
-  for (i = 0; i < 12; ++i)
-    if (n->known[i] == origin)
-      return 1;
-  return 0;
-}
-/* The state of `site`'s node if the runtime would add no control edge to it now: the dynamic
- * controller (among the site's static controlling tests the one executed last in this frame,
- * else the call's controller), resolved as the runtime resolves it, is none or a known one. Null
- * where the runtime must look (a unit not registered, a node this thread has no state for). */
-static __inline__ struct sleuth_node *sleuth_quiet_node(const struct sleuth_tu *tu, unsigned site,
-                                                        unsigned *node) {
-  const struct sleuth_reads *r = &sleuth_pending_reads;
-  const struct sleuth_site *s;
-  struct sleuth_node *n;
-  unsigned base = tu->base, control = r->call_control;
-  *node = base - 1 + site;
-  if (base == 0 || *node >= r->num_nodes)
-    return SLEUTH_NULL;
-  s = &tu->sites[site];
-  if (s->cd_count != 0) {
-    const unsigned *cd = tu->cds + s->cd_begin, *cd_end = cd + s->cd_count;
-    unsigned long best = r->entry_seq, latest = *r->seq;
-    for (; cd != cd_end; ++cd) {
-      unsigned test = base - 1 + *cd;
-      if (test < r->num_test_seq && r->test_seq[test] > best) {
-        best = r->test_seq[test];
-        control = test;
-        if (best == latest)
-          break; /* the latest test of all: no other can be later */
-      }
-    }
-  }
-  n = &r->nodes[*node];
-  return control == ~0u || control == n->control[0] || control == n->control[1] ||
-                 control == n->control[2]
-             ? n
-             : SLEUTH_NULL;
-}
-#endif
-
-/* A write of a kept local (see sleuth_def_slow). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wattributes"
-#endif
-SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned prior) {
-#ifdef SLEUTH_INLINE_WRITES
+/* The entries of [addr, addr + size) if that is one word or an aligned pair of words in a leaf
+ * the thread looked up last: the first (and second) word's entry; null otherwise. */
+static __inline__ unsigned *sleuth_shadow_words(unsigned long a, unsigned long size) {
   struct sleuth_reads *r = &sleuth_pending_reads;
-  unsigned node;
-  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
-  if (n && (prior == 0 || sleuth_knows(n, prior - 1))) {
-    const unsigned *p;
-    for (p = r->frame; p < r->top; ++p)
-      if (!sleuth_knows(n, *p))
-        return sleuth_def_slow(tu, site, prior);
-    ++n->hits;
-    if (r->top > r->frame)
-      r->top = r->frame;
-    *r->last = node;
-    return node + 1;
-  }
-#endif
-  return sleuth_def_slow(tu, site, prior);
+  unsigned long key = a >> 16;
+  unsigned way = (unsigned)key & (SLEUTH_LEAF_WAYS - 1u);
+  if (r->leaf_keys[way] == key && ((a & 3u) + size <= 4u || (size == 8 && (a & 7u) == 0)))
+    return r->leaves[way] + ((a & 0xffffu) >> 2);
+  return SLEUTH_NULL;
 }
-/* ++/-- of a kept local whose value is used (see sleuth_defnow_slow). */
-SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned prior) {
-#ifdef SLEUTH_INLINE_WRITES
-  struct sleuth_reads *r = &sleuth_pending_reads;
-  unsigned node;
-  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
-  if (n && (prior == 0 || sleuth_knows(n, prior - 1)) && r->top != r->end) {
-    ++n->hits;
-    *r->last = node;
-    *r->top++ = node;
-    return node + 1;
-  }
 #endif
-  return sleuth_defnow_slow(tu, site, prior);
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-/* A parameter kept so: as sleuth_param, returning the parameter's origin. */
-SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
 SLEUTH_PROBE void sleuth_get_slow(const volatile void *addr, unsigned long size);
@@ -254,19 +180,13 @@ SLEUTH_PROBE void sleuth_get_slow(const volatile void *addr, unsigned long size)
 #endif
 SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
-  /* Inline for the common read, of one word or of an aligned pair of words (ints, pointers,
-   * doubles), whose leaf the thread looked up last time and whose entries hold one origin each
-   * (no split word). */
   struct sleuth_reads *r = &sleuth_pending_reads;
-  unsigned long a = (unsigned long)addr, key = a >> 16;
-  unsigned way = (unsigned)key & 3u;
-  if (r->leaf_keys[way] == key && r->end - r->top >= 2 &&
-      ((a & 3u) + size <= 4u || (size == 8 && (a & 7u) == 0))) {
-    const unsigned *word = r->leaves[way] + ((a & 0xffffu) >> 2);
+  unsigned *word = sleuth_shadow_words((unsigned long)addr, size);
+  if (word && r->end - r->top >= 2) {
     unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
     if (size == 8)
       second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
-    if (((first | second) & 0x80000000u) == 0) {
+    if (((first | second) & SLEUTH_SPLIT) == 0) {
       if (first != 0)
         *r->top++ = first - 1;
       if (second != first && second != 0)
@@ -282,23 +202,6 @@ SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
 #endif
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
 SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
-
-/* Writes, called after the store: node `site` depends on the pending reads (and on the old
- * value for compound sites); [addr, addr+size) now originates at `site`. */
-SLEUTH_PROBE void sleuth_set(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
-                             unsigned long size);
-/* For lvalues with side effects: remember the target before the store, returns addr... */
-SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, void *addr, unsigned long size);
-/* ... and complete the innermost remembered write after the store; returns its address. */
-SLEUTH_PROBE void *sleuth_commit(void);
-/* Record the write first, then return addr for the store: for ++/-- whose value is used (the
- * shadow then still holds the old value's origin, which compound sites read). */
-SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, void *addr,
-                                 unsigned long size);
-/* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
- * allows where statements are not yet allowed. Returns 0. */
-SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
-                             unsigned long size);
 /* Forget pending reads of a full expression whose value was discarded (inline: the frame's
  * reads start at sleuth_pending_reads.frame). */
 SLEUTH_INLINE void sleuth_discard(void) {
@@ -307,80 +210,232 @@ SLEUTH_INLINE void sleuth_discard(void) {
     r->top = r->frame;
 }
 
-/* Conditions: records the test and returns `outcome` unchanged. */
-SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, int outcome);
+/* --- Reads whose consumer the instrumenter knows: checked where they happen -----------------
+ * `cache` is the read's own pair of slots in the unit's read cache: the origins it saw last.
+ * An origin found there was recorded as an edge into `site`'s node already; another calls the
+ * runtime, which records it and remembers it there. */
+SLEUTH_PROBE void sleuth_chk_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                  unsigned origin);
+/* True if `origin` is none, or in the first two of `slots` (a read's cache, a site's data). */
+SLEUTH_INLINE int sleuth_cached(unsigned origin, const unsigned *slots) {
+  return origin == 0 || origin == SLEUTH_LOAD(&slots[0]) || origin == SLEUTH_LOAD(&slots[1]);
+}
+/* A read of a kept local whose origin (1 + a node, 0 none) is `origin`. */
+SLEUTH_INLINE void sleuth_chk(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                              unsigned origin) {
+  if (!sleuth_cached(origin, cache))
+    sleuth_chk_slow(tu, cache, site, origin);
+}
+/* A read of [addr, addr+size) through the shadow memory. */
+SLEUTH_PROBE void sleuth_getc_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                   const volatile void *addr, unsigned long size);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, int outcome) {
+SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                              const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
-  /* Inline as the writes of kept locals are. The first execution of a test in a frame also
-   * remembers what to restore when the frame is left. */
-  struct sleuth_reads *r = &sleuth_pending_reads;
-  unsigned node;
-  struct sleuth_node *n = sleuth_quiet_node(tu, site, &node);
-  if (n && node < r->num_test_seq && r->top != r->end) {
-    unsigned long previous = r->test_seq[node];
-    int first = r->in_call && previous <= r->entry_seq;
-    const unsigned *p;
-    for (p = r->frame; p < r->top; ++p)
-      if (!sleuth_knows(n, *p))
-        return sleuth_test_slow(tu, site, outcome);
-    if (first) {
-      if (r->undo_top == r->undo_end)
-        return sleuth_test_slow(tu, site, outcome);
-      r->undo_top->seq = previous;
-      r->undo_top->test = node;
-      ++r->undo_top;
-    }
-    ++n->hits;
-    if (r->top > r->frame)
-      r->top = r->frame;
-    *r->last = node;
-    r->test_seq[node] = ++*r->seq;
-    if (tu->sites[site].flags & SLEUTH_FLAG_VALUE)
-      *r->top++ = node; /* what the test read flows on into the expression's value */
-    return outcome;
+  unsigned *word = sleuth_shadow_words((unsigned long)addr, size);
+  if (word) {
+    unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
+    if (size == 8)
+      second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
+    if (((first | second) & SLEUTH_SPLIT) == 0 && sleuth_cached(first, cache) &&
+        (second == first || sleuth_cached(second, cache)))
+      return;
   }
 #endif
-  return sleuth_test_slow(tu, site, outcome);
+  sleuth_getc_slow(tu, cache, site, addr, size);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned long value);
+/* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
+SLEUTH_INLINE void *sleuth_getcp(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                 const volatile void *addr, unsigned long size) {
+  sleuth_getc(tu, cache, site, addr, size);
+  return (void *)(unsigned long)addr; /* through an integer: no -Wcast-qual */
+}
+
+/* --- Nodes ----------------------------------------------------------------------------------
+ * Each node probe takes `ctl`: 1 + the node of the test that controls this execution, or 0. A
+ * node consumes the pending reads of its frame (but the ++/-- whose value is used, which sits
+ * inside a larger expression whose reads are not its own: `sleuth_defnow`, `sleuth_setnow`). An
+ * execution that adds no edge (no pending reads to consume, its control edge known) only counts
+ * a hit, inline; the others call the runtime (`*_slow`). */
+SLEUTH_PROBE unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                      int consume);
+SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
+SLEUTH_PROBE void sleuth_set_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                  const volatile void *addr, unsigned long size);
+
+#ifdef SLEUTH_INLINE_WRITES
+/* The state of `site` if its execution now adds no edge (see above), else null. */
+static __inline__ struct sleuth_site_state *sleuth_quiet(const struct sleuth_tu *tu, unsigned site,
+                                                         unsigned ctl, int consume) {
+  const struct sleuth_reads *r = &sleuth_pending_reads;
+  struct sleuth_site_state *s = tu->states + site;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  /* Unregistered units, and nodes the thread has no count for yet, go to the runtime. */
+  if (base == 0 || base - 1u + site >= r->num_hits || (consume && r->top != r->frame))
+    return SLEUTH_NULL;
+  if (ctl != 0 && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
+      ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
+    return SLEUTH_NULL;
+  return s;
+}
+/* Counts an execution of `site` (whose state sleuth_quiet gave); returns 1 + its node. */
+static __inline__ unsigned sleuth_hit(const struct sleuth_tu *tu, unsigned site,
+                                      struct sleuth_site_state *s) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned node = tu->base - 1 + site;
+  (void)s;
+  ++r->hits[node];
+  *r->last = node;
+  return node + 1;
+}
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+/* A write of a kept local: returns its new origin (1 + the node). */
+SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
+  if (s)
+    return sleuth_hit(tu, site, s);
+#endif
+  return sleuth_def_slow(tu, site, ctl, 1);
+}
+/* ++/-- of a kept local whose value is used: its node reads the old value only (checked before
+ * this), not the reads of the expression around it. */
+SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 0);
+  if (s)
+    return sleuth_hit(tu, site, s);
+#endif
+  return sleuth_def_slow(tu, site, ctl, 0);
+}
+/* Conditions: records the test and returns `outcome` unchanged. */
+SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
+  if (s) {
+    sleuth_hit(tu, site, s);
+    return outcome;
+  }
+#endif
+  return sleuth_test_slow(tu, site, ctl, outcome);
+}
+/* Writes to memory, called after the store: node `site` depends on the pending reads (and on
+ * the old value for compound sites); [addr, addr+size) now originates at `site`. Inline when
+ * that is one word or an aligned pair that no split record describes, and for part of a word
+ * that came whole from this site already. */
+SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                             const volatile void *addr, unsigned long size) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
+  unsigned *word = s ? sleuth_shadow_words((unsigned long)addr, size) : (unsigned *)SLEUTH_NULL;
+  if (word) {
+    unsigned value = tu->base + site; /* 1 + the node */
+    unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
+    unsigned long a = (unsigned long)addr;
+    if (size == 8)
+      second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
+    if (((first | second) & SLEUTH_SPLIT) == 0 &&
+        (!(tu->sites[site].flags & SLEUTH_FLAG_COMPOUND) ||
+         (sleuth_cached(first, s->data) && (second == first || sleuth_cached(second, s->data))))) {
+      if (size == 8) {
+        __atomic_store_n(word, value, __ATOMIC_RELEASE);
+        __atomic_store_n(word + 1, value, __ATOMIC_RELEASE);
+        sleuth_hit(tu, site, s);
+        return;
+      }
+      if (size == 4 && (a & 3u) == 0) {
+        __atomic_store_n(word, value, __ATOMIC_RELEASE);
+        sleuth_hit(tu, site, s);
+        return;
+      }
+      if (first == value) { /* part of a word that came whole from this site */
+        sleuth_hit(tu, site, s);
+        return;
+      }
+    }
+  }
+#endif
+  sleuth_set_slow(tu, site, ctl, addr, size);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* For lvalues with side effects: remember the target before the store, returns addr... */
+SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
+                               unsigned long size);
+/* ... and complete the innermost remembered write after the store; returns its address. */
+SLEUTH_PROBE void *sleuth_commit(void);
+/* Record the write first, then return addr for the store: for ++/-- whose value is used (the
+ * shadow then still holds the old value's origin, which compound sites read). The reads
+ * pending so far belong to the enclosing expression, which then reads this node. */
+SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
+                                 unsigned long size);
+/* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
+ * allows where statements are not yet allowed. Returns 0. */
+SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                             const volatile void *addr, unsigned long size);
+SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                         unsigned long value);
 /* assert(): records an <assertion> node; returns `outcome`. */
-SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, int outcome);
+SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
 /* Prints the C library's assertion message and aborts (the instrumenter replaces assert()'s
  * expansion so that the message keeps the original expression text). */
 void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const char *function);
 
-/* Calls: before the call, and before each argument that reads something. `callee_key`
- * identifies the callee (0 when unknown: calls through pointers or virtual calls). */
-SLEUTH_PROBE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned callee_key);
+/* --- Calls and frames -----------------------------------------------------------------------
+ * Before the call, and before each argument that reads something. `callee_key` identifies the
+ * callee (0 when unknown: calls through pointers or virtual calls); `ctl` controls the call,
+ * and so the callee's sites that no test inside it controls. */
+SLEUTH_PROBE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                              unsigned callee_key);
 SLEUTH_PROBE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
  * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
- * before the call (at most 8 pairs). What the arguments then read is the callee's no more. */
-SLEUTH_PROBE void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned callee_key,
-                                   unsigned pairs, ...);
+ * before the call (at most 8 pairs). */
+SLEUTH_PROBE void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                   unsigned callee_key, unsigned pairs, ...);
+/* The same two for a call whose value the instrumenter knows the consumer of (`x = f(a)`,
+ * `if (f(a))`): the callee's return value is checked against node `consumer` with the read
+ * cache `cache`, as a read of the caller's, instead of pushed for the caller's next node (which
+ * then has nothing to consume and stays on its inline path). */
+SLEUTH_PROBE void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                               unsigned callee_key, unsigned consumer, unsigned *cache);
+SLEUTH_PROBE void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                    unsigned callee_key, unsigned consumer, unsigned *cache,
+                                    unsigned pairs, ...);
 
 /* Function entry and exit. `frame_address` identifies C frames so that frames abandoned by
- * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. */
-SLEUTH_PROBE void sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
-                               const void *frame_address);
+ * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. Returns the
+ * call's control (1 + the node of the test that controlled the call, 0 for none), which
+ * controls the function's sites that no test inside it controls. */
+SLEUTH_PROBE unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                   const void *frame_address);
 /* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
  * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
  * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call. */
-SLEUTH_PROBE void sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
-                                      const void *frame_address, unsigned first_param,
-                                      unsigned count);
+SLEUTH_PROBE unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                          const void *frame_address, unsigned first_param,
+                                          unsigned count);
 SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                                unsigned long size, unsigned position);
+/* A parameter kept in a companion: as sleuth_param, returning the parameter's origin. */
+SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
 /* A return: node `site` depends on the pending reads; the frame is left and the caller's
  * expression now reads the return value. */
-SLEUTH_PROBE void sleuth_ret(struct sleuth_tu *tu, unsigned site);
+SLEUTH_PROBE void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl);
 /* Leave a frame without a return value (void functions, exceptions). */
 SLEUTH_PROBE void sleuth_leave(void);
 
@@ -396,41 +451,53 @@ namespace sleuth {
  * expression was evaluated, so `return x;` keeps its implicit move and NRVO. */
 class Frame {
 public:
-  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) { sleuth_enter(Tu, Func, Key, 0); }
+  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) {
+    Control = sleuth_enter(Tu, Func, Key, 0);
+  }
   Frame(sleuth_tu *Tu, unsigned Func, unsigned Key, unsigned FirstParam, unsigned Count) : Tu(Tu) {
-    sleuth_enter_params(Tu, Func, Key, 0, FirstParam, Count);
+    Control = sleuth_enter_params(Tu, Func, Key, 0, FirstParam, Count);
   }
   Frame(const Frame &) = delete;
   Frame &operator=(const Frame &) = delete;
   ~Frame() {
     if (RetSite != 0)
-      sleuth_ret(Tu, RetSite - 1);
+      sleuth_ret(Tu, RetSite - 1, RetControl);
     else
       sleuth_leave();
   }
+  /* The call's control (see sleuth_enter). */
+  unsigned control() const { return Control; }
   /* Called just before `return expr;`: drops reads of earlier statements. */
-  void ret(unsigned Site) {
+  void ret(unsigned Site, unsigned Ctl) {
     sleuth_discard();
     RetSite = Site + 1;
+    RetControl = Ctl;
   }
 
 private:
   sleuth_tu *Tu;
+  unsigned Control = 0;
   unsigned RetSite = 0;
+  unsigned RetControl = 0;
 };
 
 /* Records a write of Lvalue and yields it. Wrapped around an assignment it runs after the
  * store; wrapped around the operand of postfix ++/-- (whose result is the old value) it runs
  * before the store, while the shadow still holds the old origin that compound sites read. */
-template <class T> inline T &wrote(sleuth_tu *Tu, unsigned Site, T &Lvalue) {
-  sleuth_set(Tu, Site, __builtin_addressof(Lvalue), sizeof(T));
+template <class T> inline T &wrote(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
+  sleuth_set(Tu, Site, Ctl, __builtin_addressof(Lvalue), sizeof(T));
   return Lvalue;
 }
 
 /* Records a read of an lvalue and yields the same lvalue (C++ only: in C the instrumenter
- * writes `((void)sleuth_get(&x, sizeof x), x)` instead). */
+ * writes `((void)sleuth_get(&x, sizeof x), x)` instead): pushed ... */
 template <class T> inline T &rd(T &Lvalue) {
   sleuth_get(__builtin_addressof(Lvalue), sizeof(T));
+  return Lvalue;
+}
+/* ... or checked, when the instrumenter knows the node that consumes it. */
+template <class T> inline T &rdc(sleuth_tu *Tu, unsigned *Cache, unsigned Site, T &Lvalue) {
+  sleuth_getc(Tu, Cache, Site, __builtin_addressof(Lvalue), sizeof(T));
   return Lvalue;
 }
 } // namespace sleuth
