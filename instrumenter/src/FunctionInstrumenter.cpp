@@ -190,6 +190,8 @@ std::string FunctionInstrumenter::controlDeclarations() const {
     Text += " unsigned " + Local + " = 0u;";
   if (NeedsSwitchValue)
     Text += " unsigned long " + std::string("__sleuth_sw") + std::to_string(FunctionId) + " = 0ul;";
+  for (const std::string &Local : AddressLocals)
+    Text += " void *" + Local + " = 0;";
   return Text;
 }
 

@@ -55,6 +55,14 @@ public:
   std::string testEffects(unsigned Site) const;
   /// The local holding the call's control (see sleuth_enter).
   std::string callControl() const { return "__sleuth_cc" + std::to_string(FunctionId); }
+  /// A fresh local of the function's for the address of a write's target whose lvalue has
+  /// side effects (`*p++ = v`), taken once before the store (declared by the entry probe).
+  std::string addressLocal() {
+    std::string Name =
+        "__sleuth_w" + std::to_string(FunctionId) + "_" + std::to_string(AddressLocals.size());
+    AddressLocals.push_back(Name);
+    return Name;
+  }
   /// A local of the function's for a switch's value (declared by the entry probe).
   std::string switchValue() {
     NeedsSwitchValue = true;
@@ -137,6 +145,7 @@ private:
   std::vector<std::string> GroupLocals;
   llvm::DenseSet<unsigned> ConstantControl;
   bool NeedsSwitchValue = false;
+  std::vector<std::string> AddressLocals;
 
   unsigned Probes = 0;
   std::vector<std::pair<unsigned, const clang::Stmt *>> Anchors;

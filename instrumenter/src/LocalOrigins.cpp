@@ -82,11 +82,26 @@ private:
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
       return Cast->getCastKind() == CK_ToVoid; // `(void)unused_parameter;`
     if (const auto *B = dyn_cast<BinaryOperator>(Parent))
-      return B->isAssignmentOp() && B->getLHS() == Child;
+      return B->isAssignmentOp() && B->getLHS() == Child && onlyReadAfter(B);
     if (const auto *U = dyn_cast<UnaryOperator>(Parent))
-      return U->isIncrementDecrementOp();
+      return U->isIncrementDecrementOp() && onlyReadAfter(U);
     if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(Parent))
       return U->getKind() == UETT_SizeOf || U->getKind() == UETT_AlignOf;
+    return false;
+  }
+
+  // A C++ assignment or prefix ++/-- yields the variable itself, an lvalue: `(++i) += 2`,
+  // `int &r = (i = 1)` write or alias it past the companion. Only its value may be used.
+  bool onlyReadAfter(const Expr *Write) const {
+    if (Ctx.isC() || !Write->isGLValue() || Ctx.isDiscarded(Write))
+      return true;
+    const Stmt *Parent = Ctx.parent(Write);
+    while (Parent && isa<ParenExpr>(Parent))
+      Parent = Ctx.parent(Parent);
+    if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent))
+      return Cast->getCastKind() == CK_LValueToRValue;
+    if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Parent))
+      return Cast->getCastKind() == CK_ToVoid;
     return false;
   }
 

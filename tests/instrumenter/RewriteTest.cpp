@@ -339,3 +339,18 @@ TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
                  " = __sleuth_tu\\.base \\+ \\1u\\), 0\\)\\)\\)")))
       << Text;
 }
+
+TEST_F(RewriteTest, CxxLocalsWrittenThroughAnAssignmentsResultStayInTheShadow) {
+  // In C++ `++i` and `k = 5` are the variables themselves: writing or binding the result writes
+  // or aliases them past a companion. Only a result whose value is read keeps a local kept.
+  std::string Text = rewrite("w.cpp",
+                             "int f(int a) {\n"
+                             "  int i = a, k = 1, m = 2, n = 0;\n"
+                             "  (++i) += 2;\n"
+                             "  (k = 5)++;\n"
+                             "  n = (m += 3) * 2;\n"
+                             "  return i + k + m + n;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  expectPlaces(Text, {"m", "n", "a"}, {"i", "k"});
+}

@@ -106,15 +106,16 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     else
       F.Ctx.wrap(RA, "((void)(", "), (void)" + Set + ", " + rereadC(L, Text, F) + ")");
   } else {
-    // *p++ = v: the target's address is taken once, before the store, and the write completes
-    // after it.
+    // *p++ = v: the target's address is taken once, into a local of the function's, before
+    // the store; the write is recorded after it through that address.
     std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
-    F.Ctx.wrap(RL, "(*(" + Type + " *)sleuth_setp(" + Unit + ", " + addressOfC(L->getType()),
-               "), sizeof(" + Type + ")))");
+    std::string Target = F.addressLocal();
+    F.Ctx.wrap(RL, "(*(" + Type + " *)(" + Target + " = " + addressOfC(L->getType()), ")))");
+    std::string Set = "sleuth_set(" + Unit + ", " + Target + ", sizeof(" + Type + "))";
     if (Discarded)
-      F.Ctx.wrap(RA, "((void)(", "), (void)sleuth_commit())");
+      F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
     else
-      F.Ctx.wrap(RA, "(*(" + Type + " *)((void)(", "), sleuth_commit()))");
+      F.Ctx.wrap(RA, "(*(" + Type + " *)((void)(", "), (void)" + Set + ", " + Target + "))");
   }
   F.markConsumed(Assign);
   F.countProbe();
