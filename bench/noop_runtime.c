@@ -14,14 +14,14 @@
 
 /* No leaf is ever published, no unit registered (base stays 0): the inline reads and nodes
  * always call their slow paths here, which do nothing. */
-__thread struct sleuth_reads sleuth_pending_reads
-    __attribute__((tls_model("initial-exec"))) = {0,
-                                                  0,
-                                                  0,
-                                                  0,
-                                                  {~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul,
-                                                   ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul, ~0ul},
-                                                  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+__thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
+
+/* Every key ~0: no leaf. (Zero-initialized otherwise: no frames, no calls, no counts.) */
+__attribute__((constructor)) static void noLeaves(void) {
+  unsigned i;
+  for (i = 0; i < SLEUTH_LEAF_WAYS; ++i)
+    sleuth_pending_reads.leaf_keys[i] = ~0ul;
+}
 
 enum { ReadSlots = 1 << 16, PendingSetps = 256 };
 static NOOP_TLS unsigned *Reads;
@@ -115,14 +115,22 @@ void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigne
                       unsigned pairs, ...) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)pairs;
 }
+void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
+                  unsigned consumer, unsigned *cache) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)consumer, (void)cache;
+}
+void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
+                       unsigned consumer, unsigned *cache, unsigned pairs, ...) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)consumer, (void)cache, (void)pairs;
+}
 unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
                       const void *frame_address) {
   (void)tu, (void)func, (void)key, (void)frame_address;
   forgetReads();
   return 0;
 }
-unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
-                             const void *frame_address, unsigned first_param, unsigned count) {
+unsigned sleuth_enter_params_slow(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                  const void *frame_address, unsigned first_param, unsigned count) {
   (void)first_param, (void)count;
   return sleuth_enter(tu, func, key, frame_address);
 }
@@ -130,9 +138,12 @@ void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr
                   unsigned long size, unsigned position) {
   (void)tu, (void)site, (void)addr, (void)size, (void)position;
 }
-void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
-  (void)tu, (void)site, (void)ctl;
+void sleuth_ret_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, const void *frame_address) {
+  (void)tu, (void)site, (void)ctl, (void)frame_address;
   forgetReads();
 }
-void sleuth_leave(void) { forgetReads(); }
+void sleuth_leave_slow(const void *frame_address) {
+  (void)frame_address;
+  forgetReads();
+}
 void sleuth_flush(void) {}

@@ -173,7 +173,7 @@ void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node, unsig
               size_t From = ~size_t(0)) {
   Frame &F = T.Frames.back();
   if (From == ~size_t(0))
-    From = F.ReadBase;
+    From = F.reads;
   sleuth_site_state &State = Tu->states[Site];
   for (size_t I = From, E = T.Pending.size(); I < E; ++I)
     T.addData(State, Node, T.Pending[I]);
@@ -196,18 +196,32 @@ void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) 
   shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending, T.Leaves);
 }
 
+void setArgOrigins(ThreadState &T, size_t N) {
+  T.ArgOrigins.resize(N);
+  sleuth_pending_reads.num_args = static_cast<unsigned>(N);
+}
+
 void leaveFrame(ThreadState &T) {
   if (T.Frames.size() <= 1)
     return; // unbalanced leave (e.g. a C frame popped lazily already): ignore
   Frame &F = T.Frames.back();
-  T.Pending.resize(F.ReadBase);
-  T.ArgOrigins.resize(F.ArgBase);
-  // Calls made inside the leaving frame were recorded with Depth == Frames.size().
+  T.Pending.resize(F.reads);
+  setArgOrigins(T, F.args);
+  // Calls made inside the leaving frame were recorded with depth == Frames.size().
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
-  while (!T.Calls.empty() && T.Calls.back().Depth >= Depth)
+  while (!T.Calls.empty() && T.Calls.back().depth >= Depth)
     T.Calls.pop_back();
   T.Frames.pop_back();
-  T.Pending.setFrameBase(T.Frames.back().ReadBase);
+  T.Pending.setFrameBase(T.Frames.back().reads);
+}
+
+// A C function leaving its frame at Address: C frames deeper on the stack (at lower addresses)
+// that are still on top were abandoned by a longjmp out of them, which returned into this
+// function: they go first, so that the frame left is this function's own.
+void popFramesAbove(ThreadState &T, uintptr_t Address) {
+  while (Address != 0 && T.Frames.size() > 1 && T.Frames.back().address != 0 &&
+         T.Frames.back().address < Address)
+    leaveFrame(T);
 }
 
 // The call record of `CallNode` made in the current frame; records of calls made later in this
@@ -216,9 +230,9 @@ CallRecord *findCall(ThreadState &T, unsigned CallNode) {
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   for (size_t I = T.Calls.size(); I-- > 0;) {
     CallRecord &C = T.Calls[I];
-    if (C.Depth != Depth)
+    if (C.depth != Depth)
       break;
-    if (C.Site == CallNode) {
+    if (C.node == CallNode) {
       T.Calls.resize(I + 1);
       return &T.Calls.back();
     }
@@ -233,22 +247,21 @@ CallRecord *findCall(ThreadState &T, unsigned CallNode) {
 void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
   unsigned TopDepth = static_cast<unsigned>(T.Frames.size());
   size_t First = T.Calls.size();
-  while (First > 0 && T.Calls[First - 1].Depth == TopDepth)
+  while (First > 0 && T.Calls[First - 1].depth == TopDepth)
     --First;
   std::vector<CallRecord> Carried;
   std::vector<uint32_t> Reads;
   size_t ReadsFrom = T.Pending.size();
   if (First < T.Calls.size()) {
     const CallRecord &Latest = T.Calls.back();
-    if (Latest.Key == 0 || Key == 0 || Latest.Key == Key) {
+    if (Latest.key == 0 || Key == 0 || Latest.key == Key) {
       Carried.assign(T.Calls.begin() + First, T.Calls.end());
       for (const CallRecord &C : Carried)
-        ReadsFrom = std::min<size_t>(ReadsFrom, C.ReadBase);
+        ReadsFrom = std::min<size_t>(ReadsFrom, C.reads);
       Reads.assign(T.Pending.begin() + ReadsFrom, T.Pending.end());
     }
   }
-  while (T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
-         T.Frames.back().CAddress <= Address)
+  while (T.Frames.size() > 1 && T.Frames.back().address != 0 && T.Frames.back().address <= Address)
     leaveFrame(T);
   if (Carried.empty())
     return;
@@ -258,10 +271,10 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
     return static_cast<unsigned>(std::max<size_t>(Pos, ReadsFrom) - ReadsFrom + NewBase);
   };
   for (CallRecord C : Carried) {
-    C.Depth = static_cast<unsigned>(T.Frames.size());
-    C.ReadBase = Move(C.ReadBase);
-    for (unsigned I = 0; I < C.NumMarks; ++I)
-      C.Marks[I].Pos = Move(C.Marks[I].Pos);
+    C.depth = static_cast<unsigned>(T.Frames.size());
+    C.reads = Move(C.reads);
+    for (unsigned I = 0; I < C.num_marks; ++I)
+      C.marks[I].at = Move(C.marks[I].at);
     T.Calls.push_back(C);
   }
 }
@@ -275,14 +288,20 @@ void callArgs(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, un
   sleuth_call(Tu, Site, Ctl, CalleeKey);
   ThreadState &T = thread();
   CallRecord &C = T.Calls.back();
-  for (unsigned I = 0; I < Pairs && C.NumMarks + 1 < CallRecord::MaxMarks; ++I) {
+  C.num_pairs = Pairs <= SLEUTH_CALL_PAIRS ? 0 : NoPairs;
+  for (unsigned I = 0; I < Pairs && C.num_marks + 1 < MaxMarks; ++I) {
     unsigned Position = va_arg(Args, unsigned), Origin = va_arg(Args, unsigned);
-    C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+    C.marks[C.num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+    if (C.num_pairs != NoPairs) {
+      C.pairs[2 * C.num_pairs] = Position;
+      C.pairs[2 * C.num_pairs + 1] = Origin;
+      ++C.num_pairs;
+    }
     if (Origin != 0)
       T.Pending.push_back(Origin - 1);
   }
   // The arguments' own reads, pushed after this, belong to position 0: no parameter's.
-  C.Marks[C.NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), 0};
+  C.marks[C.num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), 0};
 }
 } // namespace
 
@@ -413,19 +432,27 @@ void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey)
   unsigned Node = nodeOf(Tu, Site);
   unsigned Control =
       Ctl != 0 && Ctl - 1 < RegisteredSites.load(std::memory_order_acquire) ? Ctl : 0;
-  // In place: a record is 150 bytes, mostly argument marks that few calls use.
   CallRecord &C = T.Calls.emplace_back();
-  C.Depth = static_cast<unsigned>(T.Frames.size());
-  C.Site = Node;
-  C.Key = CalleeKey;
-  C.ReadBase = static_cast<unsigned>(T.Pending.size());
-  C.Control = Control;
+  C.depth = static_cast<unsigned>(T.Frames.size());
+  C.node = Node;
+  C.key = CalleeKey;
+  C.reads = static_cast<unsigned>(T.Pending.size());
+  C.ctl = Control;
+  C.num_pairs = NoPairs; // the arguments' reads come with marks (sleuth_arg)
 }
+
+namespace {
+void setValueConsumer(CallRecord &C, sleuth_tu *Tu, unsigned Site, unsigned *Cache) {
+  C.value_tu = Cache ? Tu : nullptr; // no cache: no consumer, the value is pushed
+  C.value_site = Site;
+  C.value_cache = Cache;
+}
+} // namespace
 
 void sleuth_callv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, unsigned Consumer,
                   unsigned *Cache) {
   sleuth_call(Tu, Site, Ctl, CalleeKey);
-  thread().Calls.back().Consumer = ValueConsumer{Tu, Consumer, Cache};
+  setValueConsumer(thread().Calls.back(), Tu, Consumer, Cache);
 }
 
 void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
@@ -433,9 +460,8 @@ void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   CallRecord *C = findCall(T, nodeOf(Tu, Site));
   if (C == nullptr)
     return;
-  if (C->NumMarks < CallRecord::MaxMarks) {
-    C->Marks[C->NumMarks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
-  }
+  if (C->num_marks < MaxMarks)
+    C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
 }
 
 void sleuth_call_args(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
@@ -452,56 +478,57 @@ void sleuth_call_argsv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned Call
   va_start(Args, Pairs);
   callArgs(Tu, Site, Ctl, CalleeKey, Pairs, Args);
   va_end(Args);
-  thread().Calls.back().Consumer = ValueConsumer{Tu, Consumer, Cache};
+  setValueConsumer(thread().Calls.back(), Tu, Consumer, Cache);
 }
 
 unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress) {
   ThreadState &T = thread();
   nodeOf(Tu, 0); // registers the unit
   uintptr_t Address = reinterpret_cast<uintptr_t>(FrameAddress);
-  if (Address != 0 && T.Frames.size() > 1 && T.Frames.back().CAddress != 0 &&
-      T.Frames.back().CAddress <= Address)
+  if (Address != 0 && T.Frames.size() > 1 && T.Frames.back().address != 0 &&
+      T.Frames.back().address <= Address)
     popAbandonedFrames(T, Key, Address);
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
-  Frame F;
-  F.CAddress = Address;
-  F.ArgBase = static_cast<unsigned>(T.ArgOrigins.size());
+  Frame F{};
+  F.address = Address;
+  F.args = static_cast<unsigned>(T.ArgOrigins.size());
   // Match the caller's call record: drop records of calls whose callee never entered.
-  while (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
+  while (!T.Calls.empty() && T.Calls.back().depth == Depth) {
     CallRecord &C = T.Calls.back();
-    if (C.Key == 0 || Key == 0 || C.Key == Key)
+    if (C.key == 0 || Key == 0 || C.key == Key)
       break;
     T.Calls.pop_back();
   }
-  if (!T.Calls.empty() && T.Calls.back().Depth == Depth) {
+  if (!T.Calls.empty() && T.Calls.back().depth == Depth) {
     CallRecord &C = T.Calls.back(); // popped below, once its marks are read
     // Argument i read what was read between its mark and the next mark (evaluation order of
     // arguments is unspecified, so sort marks by position). Stable, for the marks at one
     // position that sleuth_call_args sets for arguments that read nothing; and the marks are few.
-    for (unsigned I = 1; I < C.NumMarks; ++I)
-      for (unsigned J = I; J > 0 && C.Marks[J - 1].Pos > C.Marks[J].Pos; --J)
-        std::swap(C.Marks[J - 1], C.Marks[J]);
+    for (unsigned I = 1; I < C.num_marks; ++I)
+      for (unsigned J = I; J > 0 && C.marks[J - 1].at > C.marks[J].at; --J)
+        std::swap(C.marks[J - 1], C.marks[J]);
     // A write inside an argument (`f(a, x = 3)`) consumes pending reads, so marks and the
     // record's base may lie beyond the reads left: clamp, never read or grow past them.
     unsigned End = static_cast<unsigned>(T.Pending.size());
-    for (unsigned I = 0; I < C.NumMarks; ++I) {
-      unsigned From = std::min(C.Marks[I].Pos, End);
-      unsigned To = std::min(I + 1 < C.NumMarks ? C.Marks[I + 1].Pos : End, End);
+    for (unsigned I = 0; I < C.num_marks; ++I) {
+      unsigned From = std::min(C.marks[I].at, End);
+      unsigned To = std::min(I + 1 < C.num_marks ? C.marks[I + 1].at : End, End);
       for (unsigned P = From; P < To; ++P)
-        T.ArgOrigins.push_back(ArgOrigin{C.Marks[I].Position, T.Pending[P]});
+        T.ArgOrigins.push_back(ArgOrigin{C.marks[I].position, T.Pending[P]});
     }
-    T.Pending.resize(std::min(C.ReadBase, End));
-    F.CallControl = C.Control;
-    F.Consumer = C.Consumer;
+    sleuth_pending_reads.num_args = static_cast<unsigned>(T.ArgOrigins.size());
+    T.Pending.resize(std::min(C.reads, End));
+    F.call_control = C.ctl;
+    F.value_tu = C.value_tu;
+    F.value_cache = C.value_cache;
+    F.value_site = C.value_site;
     T.Calls.pop_back();
-  } else {
-    F.CallControl = 0;
   }
-  F.ReadBase = static_cast<unsigned>(T.Pending.size());
-  F.Func = Tu->func_base + Func;
+  F.reads = static_cast<unsigned>(T.Pending.size());
+  F.func = Tu->func_base + Func;
   T.Frames.push_back(F);
-  T.Pending.setFrameBase(F.ReadBase);
-  return F.CallControl;
+  T.Pending.setFrameBase(F.reads);
+  return F.call_control;
 }
 
 void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsigned long Size,
@@ -510,8 +537,8 @@ void sleuth_param(sleuth_tu *Tu, unsigned Site, const volatile void *Addr, unsig
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Origin - 1, thread().Leaves);
 }
 
-unsigned sleuth_enter_params(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *FrameAddress,
-                             unsigned FirstParam, unsigned Count) {
+unsigned sleuth_enter_params_slow(sleuth_tu *Tu, unsigned Func, unsigned Key,
+                                  const void *FrameAddress, unsigned FirstParam, unsigned Count) {
   unsigned Control = sleuth_enter(Tu, Func, Key, FrameAddress);
   for (unsigned I = 0; I < Count; ++I)
     sleuth_param_origin(Tu, FirstParam + I, I + 1);
@@ -523,28 +550,34 @@ unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   Frame &F = T.Frames.back();
-  for (size_t I = F.ArgBase, E = T.ArgOrigins.size(); I < E; ++I)
+  for (size_t I = F.args, E = T.ArgOrigins.size(); I < E; ++I)
     if (T.ArgOrigins[I].Position == Position)
       T.Pending.push_back(T.ArgOrigins[I].Origin);
-  makeNode(T, Tu, Site, Node, F.CallControl); // a parameter is controlled by the call
+  makeNode(T, Tu, Site, Node, F.call_control); // a parameter is controlled by the call
   return Node + 1;
 }
 
-void sleuth_ret(sleuth_tu *Tu, unsigned Site, unsigned Ctl) {
+void sleuth_ret_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const void *FrameAddress) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
+  popFramesAbove(T, reinterpret_cast<uintptr_t>(FrameAddress));
   makeNode(T, Tu, Site, Node, Ctl);
-  ValueConsumer Consumer = T.Frames.back().Consumer;
+  // The bottom frame's value (a return outside any function's frame) goes nowhere.
+  Frame F = T.Frames.size() > 1 ? T.Frames.back() : Frame{};
   leaveFrame(T);
   // The caller's expression reads the return value: checked against its consumer, when the
   // caller named one, else pushed for the caller's next node.
-  if (Consumer.Tu)
-    sleuth_chk(Consumer.Tu, Consumer.Cache, Consumer.Site, Node + 1);
+  if (F.value_tu)
+    sleuth_chk(F.value_tu, F.value_cache, F.value_site, Node + 1);
   else
     T.Pending.push_back(Node);
 }
 
-void sleuth_leave(void) { leaveFrame(thread()); }
+void sleuth_leave_slow(const void *FrameAddress) {
+  ThreadState &T = thread();
+  popFramesAbove(T, reinterpret_cast<uintptr_t>(FrameAddress));
+  leaveFrame(T);
+}
 
 void sleuth_flush(void) { writeDependenceFile(WriteReason::Explicit, 0); }
 

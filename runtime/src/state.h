@@ -16,41 +16,14 @@
 
 namespace sleuth::rt {
 
-/// Where a call's value goes, when the caller knows the node that consumes it: the callee's
-/// return value is checked against that node there, as a read of the caller's (sleuth_chk).
-struct ValueConsumer {
-  sleuth_tu *Tu = nullptr; // none: the return value is pushed onto the caller's pending reads
-  unsigned Site = 0;
-  unsigned *Cache = nullptr;
-};
-
-struct Frame {
-  unsigned ReadBase = 0;    // pending reads below this belong to callers
-  unsigned ArgBase = 0;     // this frame's argument origins start here
-  unsigned CallControl = 0; // 1 + the test that controlled the call of this function, or 0
-  unsigned Func = 0;
-  uintptr_t CAddress = 0;
-  ValueConsumer Consumer; // of the value this frame returns
-};
-
-struct ArgMark {
-  unsigned Pos;      // index into the pending reads where the argument began
-  unsigned Position; // 1-based argument number
-};
-
-struct CallRecord {
-  static constexpr unsigned MaxMarks = 16;
-  // User-provided, not `= default`: emplace_back() would then zero the marks first.
-  CallRecord() {}
-  unsigned Depth = 0; // number of frames when the call was made
-  unsigned Site = 0;
-  unsigned Key = 0;
-  unsigned ReadBase = 0;
-  unsigned Control = 0; // 1 + the test that controlled the call, or 0
-  ValueConsumer Consumer;
-  unsigned NumMarks = 0;
-  ArgMark Marks[MaxMarks];
-};
+// Frames and call records are the C structs of runtime.h, whose stacks the inline probes use
+// too (TlsStack below).
+using Frame = sleuth_frame;
+using CallRecord = sleuth_call_record;
+using ArgMark = sleuth_call_mark;
+inline constexpr unsigned MaxMarks = SLEUTH_CALL_MARKS;
+/// num_pairs of a call record whose arguments' origins the caller did not give.
+inline constexpr unsigned NoPairs = ~0u;
 
 struct ArgOrigin {
   unsigned Position;
@@ -85,6 +58,50 @@ template <unsigned N> bool knownOrRemembered(unsigned (&Slots)[N], unsigned Orig
   __atomic_store_n(&Slots[0], Origin, __ATOMIC_RELAXED);
   return Known;
 }
+
+/// A stack of one thread's whose storage, size and capacity live in the thread-local
+/// `sleuth_pending_reads` (fields Data, Size, Capacity), where the inline probes of runtime.h
+/// push and pop too. Only its own thread touches it. T is a C struct (trivially copyable).
+template <class T, T *sleuth_reads::*Data, unsigned sleuth_reads::*Size,
+          unsigned sleuth_reads::*Capacity>
+class TlsStack {
+public:
+  TlsStack() = default;
+  TlsStack(const TlsStack &) = delete;
+  TlsStack &operator=(const TlsStack &) = delete;
+
+  size_t size() const { return sleuth_pending_reads.*Size; }
+  bool empty() const { return size() == 0; }
+  T *begin() const { return sleuth_pending_reads.*Data; }
+  T *end() const { return begin() + size(); }
+  T &operator[](size_t I) const { return begin()[I]; }
+  T &back() const { return begin()[size() - 1]; }
+  T &emplace_back() {
+    if (size() == sleuth_pending_reads.*Capacity)
+      grow();
+    T &New = begin()[sleuth_pending_reads.*Size];
+    New = T{};
+    ++(sleuth_pending_reads.*Size);
+    return New;
+  }
+  void push_back(const T &V) { emplace_back() = V; }
+  void pop_back() { --(sleuth_pending_reads.*Size); }
+  /// Shrinks to N (callers only drop entries).
+  void resize(size_t N) {
+    if (N < size())
+      sleuth_pending_reads.*Size = static_cast<unsigned>(N);
+  }
+
+private:
+  void grow() {
+    size_t Grown = std::max<size_t>(size_t(sleuth_pending_reads.*Capacity) * 2, 64);
+    auto *Storage = static_cast<T *>(std::realloc(begin(), Grown * sizeof(T)));
+    if (!Storage)
+      std::abort();
+    sleuth_pending_reads.*Data = Storage;
+    sleuth_pending_reads.*Capacity = static_cast<unsigned>(Grown);
+  }
+};
 
 /// The pending reads of a thread: a stack whose top and end live in the thread-local
 /// `sleuth_pending_reads`, which the instrumented code's inline sleuth_use pushes onto without a
@@ -132,6 +149,7 @@ private:
     if (!Storage)
       std::abort();
     Begin = Storage;
+    sleuth_pending_reads.reads = Begin;
     sleuth_pending_reads.top = Begin + Size;
     sleuth_pending_reads.end = Begin + Capacity;
     sleuth_pending_reads.frame = Begin + FrameBase;
@@ -143,9 +161,13 @@ private:
 struct ThreadState {
   unsigned Number = 0;
   PendingReads Pending;
-  std::vector<Frame> Frames;
-  std::vector<CallRecord> Calls;
-  std::vector<ArgOrigin> ArgOrigins;
+  TlsStack<sleuth_frame, &sleuth_reads::frames, &sleuth_reads::num_frames,
+           &sleuth_reads::max_frames>
+      Frames;
+  TlsStack<sleuth_call_record, &sleuth_reads::calls, &sleuth_reads::num_calls,
+           &sleuth_reads::max_calls>
+      Calls;
+  std::vector<ArgOrigin> ArgOrigins; // its size published as sleuth_pending_reads.num_args
   std::vector<PendingWrite> PendingWrites;
   /// By node: how often this thread ran it; published (data and size) for the inline probes.
   std::vector<unsigned long> Hits;

@@ -83,7 +83,7 @@ void popControlFrame() {
 
 /// Leaves the current frame without a return value.
 void leave() {
-  sleuth_leave();
+  sleuth_leave(nullptr);
   popControlFrame();
 }
 
@@ -209,7 +209,7 @@ public:
     return sleuth_param_origin(tu(), Site, Position);
   }
   void ret(unsigned Site) {
-    sleuth_ret(tu(), Site, ctl(Site));
+    sleuth_ret(tu(), Site, ctl(Site), nullptr);
     popControlFrame();
   }
 
@@ -1942,6 +1942,53 @@ TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
   EXPECT_EQ(ctrlOf(G, "in h"), Names{"tm2"});
   // Back in main: g's pending read is gone and main's own test controls.
   EXPECT_EQ(dataOf(G, "after"), Names{});
+  EXPECT_EQ(ctrlOf(G, "after"), Names{"tm"});
+}
+
+TEST_F(TrackerTest, ReturnAfterALongjmpLeavesTheReturningFunctionsOwnFrame) {
+  // main calls f, which calls g, which calls h; h longjmps back into f (a setjmp in f), which
+  // then returns. f's return must leave f's own frame, not h's or g's that are still on top,
+  // so that its value reaches main's consumer and main's next write is controlled as main's.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f"), G = U.func("g"), H = U.func("h");
+    unsigned Tm = U.site(TestSite, "tm");
+    unsigned CF = U.site(CallSite, "<call f>", 0, {Tm});
+    unsigned Y = U.site(VarSite, "y", 0, {Tm});
+    unsigned CG = U.site(CallSite, "<call g>", F);
+    unsigned Tg = U.site(TestSite, "tg", G);
+    unsigned CH = U.site(CallSite, "<call h>", G, {Tg});
+    unsigned Z = U.site(VarSite, "z", G, {Tg});
+    unsigned RetF = U.site(RetSite, "<f() return value>", F);
+    unsigned After = U.site(VarSite, "after", 0, {Tm});
+    static char Stack[4096];
+    unsigned Cache[2] = {0, 0};
+    U.enter(0, 1, &Stack[4000]);
+    U.test(Tm);
+    sleuth_callv(U.tu(), CF, U.ctl(CF), 2, Y, Cache); // y = f();
+    unsigned FControl = sleuth_enter(U.tu(), F, 2, &Stack[3000]);
+    require(FControl == U.origin(Tm), "f's call is controlled by tm");
+    sleuth_callv(U.tu(), CG, FControl, 3, RetF, Cache + 0); // return g();, as g's value
+    sleuth_enter(U.tu(), G, 3, &Stack[2000]);
+    U.test(Tg);
+    sleuth_callv(U.tu(), CH, U.origin(Tg), 4, Z, Cache); // z = h();
+    sleuth_enter(U.tu(), H, 4, &Stack[1000]);
+    // h longjmps into f, which returns a value computed there: g's and h's frames are dead.
+    sleuth_ret(U.tu(), RetF, FControl, &Stack[3000]);
+    int y = 0;
+    sleuth_set(U.tu(), Y, U.origin(Tm), &y, sizeof y);
+    int after = y;
+    sleuth_get(&y, sizeof y);
+    sleuth_set(U.tu(), After, U.origin(Tm), &after, sizeof after);
+    sleuth_leave(&Stack[4000]);
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  // f's value went to main's consumer y, not to h's caller's z.
+  EXPECT_EQ(dataOf(G, "y"), Names{"<f() return value>"});
+  EXPECT_EQ(dataOf(G, "z"), Names{});
+  EXPECT_EQ(ctrlOf(G, "<f() return value>"), Names{"tm"});
+  EXPECT_EQ(dataOf(G, "after"), Names{"y"});
   EXPECT_EQ(ctrlOf(G, "after"), Names{"tm"});
 }
 

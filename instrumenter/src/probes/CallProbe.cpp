@@ -32,6 +32,9 @@ static bool readsOnlyCompanions(const Stmt *S, FunctionInstrumenter &F,
   return true;
 }
 
+// sleuth_call_pairs's pairs (SLEUTH_CALL_PAIRS in runtime.h).
+static constexpr unsigned MaxInlinePairs = 4;
+
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Overloaded operators and literals have no call syntax to mark beside; their operands'
   // reads simply flow into the result.
@@ -81,12 +84,21 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     for (const Expr *Arg : Call->arguments())
       F.omitReads(Arg);
     F.pushReads(Call);
-    std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
-    F.addRead(R,
-              {"((void)sleuth_call_args(" + Unit + ", " + std::to_string(Key) + "u, " + Rest, ")",
-               "((void)sleuth_call_argsv(" + Unit + ", " + std::to_string(Key) +
-                   "u, @SITE@, @CACHE@, " + Rest,
-               ")"});
+    std::string Key_ = std::to_string(Key) + "u, ";
+    if (NumPairs <= MaxInlinePairs) {
+      // Few enough for the inline record (sleuth_call_pairs); the unused pairs are zeros.
+      for (unsigned I = NumPairs; I < MaxInlinePairs; ++I)
+        Pairs += ", 0u, 0u";
+      std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
+      F.addRead(
+          R, {"((void)sleuth_call_pairs(" + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
+              "((void)sleuth_call_pairs(" + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
+    } else {
+      std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
+      F.addRead(R, {"((void)sleuth_call_args(" + Unit + ", " + Key_ + Rest, ")",
+                    "((void)sleuth_call_argsv(" + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest,
+                    ")"});
+    }
     F.countProbe();
     return true;
   }

@@ -76,7 +76,8 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
              ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + ")), " + Groups +
              Params + "0);";
     // Falling off the end of the body leaves the frame too.
-    F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()), "sleuth_leave(); ");
+    F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()),
+                       "sleuth_leave(__builtin_frame_address(0)); ");
   }
   F.Ctx.insertAfterToken(F.Ctx.SM.getFileLoc(Body->getLBracLoc()), Entry);
   return true;
@@ -94,13 +95,13 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   CharSourceRange Whole = CharSourceRange::getCharRange(R.getBegin(), After);
   if (!Value) {
     if (!F.isCxx())
-      F.Ctx.wrap(Whole, "{ sleuth_leave(); ", " }");
+      F.Ctx.wrap(Whole, "{ sleuth_leave(__builtin_frame_address(0)); ", " }");
     return true;
   }
   std::string Name = "<" + F.Name + "() return value>";
   if (Value->getType()->isVoidType()) {
     if (!F.isCxx())
-      F.Ctx.wrap(Whole, "{ sleuth_leave(); ", " }");
+      F.Ctx.wrap(Whole, "{ sleuth_leave(__builtin_frame_address(0)); ", " }");
     return true;
   }
   unsigned Site = F.addSite(SiteKind::Ret, Value, Return->getReturnLoc(), Name);
@@ -139,7 +140,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (Returned->isPointerType() && Given->isIntegerType()) {
     // `return 0;` from a pointer function: a temporary would turn the null pointer constant
     // into an int. Such a value reads nothing.
-    F.Ctx.wrap(Whole, "{ sleuth_ret(" + Unit + "); ", " }");
+    F.Ctx.wrap(Whole, "{ sleuth_ret(" + Unit + ", __builtin_frame_address(0)); ", " }");
     return true;
   }
   // C has no destructors: compute the value into a temporary, complete the node, return it.
@@ -157,7 +158,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   F.Ctx.replace(Keyword, "{ __extension__ " + Declared + " __sleuth_rv = (");
   F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
   F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
-             " sleuth_ret(" + Unit + "); return __sleuth_rv; }");
+             " sleuth_ret(" + Unit + ", __builtin_frame_address(0)); return __sleuth_rv; }");
   return true;
 }
 

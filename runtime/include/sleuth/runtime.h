@@ -109,6 +109,44 @@ struct sleuth_tu {
   unsigned file_id;
 };
 
+/* --- Frames and calls, shared by the inline probes and the runtime --------------------------
+ * One frame per instrumented function the thread is running (the first is the bottom frame, of
+ * code outside any): */
+struct sleuth_frame {
+  unsigned reads;             /* index of its first pending read: those below are its callers' */
+  unsigned args;              /* its first argument origin in the runtime's list */
+  unsigned call_control;      /* 1 + the test that controlled its call, or 0 */
+  unsigned func;              /* the function's program-wide id */
+  unsigned long address;      /* C: __builtin_frame_address(0), to pop frames longjmp abandoned */
+  struct sleuth_tu *value_tu; /* where its return value goes: a node of the caller's (read  */
+  unsigned *value_cache;      /* with this cache), or none (value_tu null): pushed */
+  unsigned value_site;
+};
+/* Argument `position` (1-based; 0 none) read the pending reads from index `at` on. */
+struct sleuth_call_mark {
+  unsigned at;
+  unsigned position;
+};
+#define SLEUTH_CALL_MARKS 16u
+#define SLEUTH_CALL_PAIRS 4u
+/* A call made and not yet entered, matched by the callee's entry through `key` (0: any). */
+struct sleuth_call_record {
+  unsigned depth; /* the caller's frames when it was made */
+  unsigned node;  /* the call site's node */
+  unsigned key;
+  unsigned reads; /* pending reads from this index on were made for the call */
+  unsigned ctl;   /* 1 + the test that controlled the call, or 0 */
+  unsigned value_site;
+  struct sleuth_tu *value_tu; /* where the callee's return value goes (see sleuth_frame) */
+  unsigned *value_cache;
+  /* Given by the caller for every argument (sleuth_call_args): (position, origin) pairs, the
+   * origins pushed in order after `reads`; otherwise num_pairs is ~0u. */
+  unsigned num_pairs;
+  unsigned pairs[2 * SLEUTH_CALL_PAIRS];
+  unsigned num_marks;
+  struct sleuth_call_mark marks[SLEUTH_CALL_MARKS];
+};
+
 /* Leaves of the shadow memory a thread remembers (a power of two): heap objects, the stack and
  * a program's arrays take several, which fewer ways kept evicting one another (zlib's
  * longest_match made a slow read of almost every read with four). */
@@ -128,6 +166,12 @@ struct sleuth_reads {
   unsigned *last;         /* the thread's latest node (null until the thread has state) */
   unsigned long *hits;    /* by node: how often the thread ran it */
   unsigned long num_hits; /* nodes the thread has a count for (0 until it has state) */
+  unsigned *reads;        /* the pending reads' storage: top - reads is their number */
+  struct sleuth_frame *frames; /* the thread's frames (none until it has state) */
+  unsigned num_frames, max_frames;
+  struct sleuth_call_record *calls; /* calls made and not entered yet */
+  unsigned num_calls, max_calls;
+  unsigned num_args; /* the runtime's argument origins */
   unsigned long leaf_keys[SLEUTH_LEAF_WAYS];
   unsigned *leaves[SLEUTH_LEAF_WAYS];
 };
@@ -152,14 +196,16 @@ SLEUTH_INLINE void sleuth_use(unsigned origin) {
   }
 }
 
-/* The inline paths need 64-bit longs; elsewhere every probe calls the runtime. */
-#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8 && !defined(SLEUTH_NO_INLINE_WRITES)
-#define SLEUTH_INLINE_WRITES 1
+/* A null pointer for probes' arguments and the inline paths. */
 #ifdef __cplusplus
 #define SLEUTH_NULL __null /* not 0: -Wzero-as-null-pointer-constant */
 #else
 #define SLEUTH_NULL ((void *)0)
 #endif
+
+/* The inline paths need 64-bit longs; elsewhere every probe calls the runtime. */
+#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8 && !defined(SLEUTH_NO_INLINE_WRITES)
+#define SLEUTH_INLINE_WRITES 1
 /* The entries of [addr, addr + size) if that is one word or an aligned pair of words in a leaf
  * the thread looked up last: the first (and second) word's entry; null otherwise. */
 static __inline__ unsigned *sleuth_shadow_words(unsigned long a, unsigned long size) {
@@ -423,21 +469,181 @@ SLEUTH_PROBE void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigne
  * controls the function's sites that no test inside it controls. */
 SLEUTH_PROBE unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
                                    const void *frame_address);
-/* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
- * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
- * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call. */
-SLEUTH_PROBE unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
-                                          const void *frame_address, unsigned first_param,
-                                          unsigned count);
 SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                                unsigned long size, unsigned position);
 /* A parameter kept in a companion: as sleuth_param, returning the parameter's origin. */
 SLEUTH_PROBE unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned position);
+/* The runtime's sleuth_enter_params, sleuth_ret and sleuth_leave (below). */
+SLEUTH_PROBE unsigned sleuth_enter_params_slow(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                               const void *frame_address, unsigned first_param,
+                                               unsigned count);
+SLEUTH_PROBE void sleuth_ret_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                  const void *frame_address);
+SLEUTH_PROBE void sleuth_leave_slow(const void *frame_address);
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+/* sleuth_call_argsv (sleuth_call_args with cache null) for at most SLEUTH_CALL_PAIRS pairs,
+ * inline: the record and the origins go onto the thread's stacks without a call. */
+SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                     unsigned key, unsigned consumer, unsigned *cache,
+                                     unsigned pairs, unsigned p1, unsigned o1, unsigned p2,
+                                     unsigned o2, unsigned p3, unsigned o3, unsigned p4,
+                                     unsigned o4) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  if (base != 0 && r->num_calls < r->max_calls && r->end - r->top >= 4) {
+    struct sleuth_call_record *c = &r->calls[r->num_calls++];
+    unsigned origins[4], positions[4], i;
+    origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
+    positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
+    c->depth = r->num_frames;
+    c->node = base - 1 + site;
+    c->key = key;
+    c->reads = (unsigned)(r->top - r->reads);
+    c->ctl = ctl;
+    c->value_site = consumer;
+    c->value_tu = cache ? tu : (struct sleuth_tu *)SLEUTH_NULL;
+    c->value_cache = cache;
+    c->num_pairs = pairs;
+    c->num_marks = pairs + 1;
+    for (i = 0; i < pairs; ++i) {
+      c->pairs[2 * i] = positions[i];
+      c->pairs[2 * i + 1] = origins[i];
+      c->marks[i].at = (unsigned)(r->top - r->reads);
+      c->marks[i].position = positions[i];
+      if (origins[i] != 0)
+        *r->top++ = origins[i] - 1;
+    }
+    /* The arguments' own reads, pushed after this, belong to no parameter. */
+    c->marks[pairs].at = (unsigned)(r->top - r->reads);
+    c->marks[pairs].position = 0;
+    return;
+  }
+#endif
+  sleuth_call_argsv(tu, site, ctl, key, consumer, cache, pairs, p1, o1, p2, o2, p3, o3, p4, o4);
+}
+
+/* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
+ * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
+ * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call.
+ * Inline when the call record on top is the caller's for this callee with its arguments'
+ * origins given (sleuth_call_pairs), and entering adds no edge (each parameter's origins and
+ * the call's control known to its node's state). */
+SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                          const void *frame_address, unsigned first_param,
+                                          unsigned count) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  unsigned long address = (unsigned long)frame_address;
+  if (base != 0 && r->num_calls != 0 && r->num_frames < r->max_frames &&
+      base - 1u + first_param + count <= r->num_hits &&
+      (address == 0 || r->num_frames <= 1 || r->frames[r->num_frames - 1].address == 0 ||
+       r->frames[r->num_frames - 1].address > address)) {
+    struct sleuth_call_record *c = &r->calls[r->num_calls - 1];
+    unsigned i, k,
+        ok = c->depth == r->num_frames && c->num_pairs <= SLEUTH_CALL_PAIRS &&
+             (c->key == key || c->key == 0 || key == 0) &&
+             c->reads <= (unsigned)(r->top - r->reads);
+    for (i = 0; ok && i < count; ++i) {
+      const struct sleuth_site_state *s = tu->states + first_param + i;
+      unsigned ctl = c->ctl;
+      if (ctl != 0 && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
+          ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
+        ok = 0;
+      for (k = 0; ok && k < c->num_pairs; ++k)
+        if (c->pairs[2 * k] == i + 1 && !sleuth_cached(c->pairs[2 * k + 1], s->data))
+          ok = 0;
+    }
+    if (ok) {
+      struct sleuth_frame *f = &r->frames[r->num_frames++];
+      for (i = 0; i < count; ++i)
+        ++r->hits[base - 1 + first_param + i];
+      if (count != 0)
+        *r->last = base - 2 + first_param + count;
+      f->reads = c->reads;
+      f->args = r->num_args;
+      f->call_control = c->ctl;
+      f->func = tu->func_base + func;
+      f->address = address;
+      f->value_tu = c->value_tu;
+      f->value_cache = c->value_cache;
+      f->value_site = c->value_site;
+      --r->num_calls;
+      r->top = r->frame = r->reads + c->reads; /* the arguments' reads are the parameters' */
+      return f->call_control;
+    }
+  }
+#endif
+  return sleuth_enter_params_slow(tu, func, key, frame_address, first_param, count);
+}
+
+#ifdef SLEUTH_INLINE_WRITES
+/* The current frame if it can be left inline: the leaving function's own (a C function passes
+ * its frame address: after a longjmp the frames it abandoned are still on top, which the
+ * runtime pops first), with no call record or argument origin of its own left (calls into
+ * uninstrumented code leave records). */
+static __inline__ struct sleuth_frame *sleuth_leaving_frame(const void *frame_address) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  struct sleuth_frame *f;
+  if (r->num_frames <= 1)
+    return (struct sleuth_frame *)SLEUTH_NULL;
+  f = &r->frames[r->num_frames - 1];
+  if ((r->num_calls != 0 && r->calls[r->num_calls - 1].depth >= r->num_frames) ||
+      r->num_args != f->args || f->address != (unsigned long)frame_address)
+    return (struct sleuth_frame *)SLEUTH_NULL;
+  return f;
+}
+/* Leaves frame f (the current one): its pending reads are dropped. */
+static __inline__ void sleuth_pop_frame(struct sleuth_frame *f) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  --r->num_frames;
+  r->top = r->reads + f->reads;
+  r->frame = r->reads + r->frames[r->num_frames - 1].reads;
+}
+#endif
+
 /* A return: node `site` depends on the pending reads; the frame is left and the caller's
- * expression now reads the return value. */
-SLEUTH_PROBE void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl);
+ * expression now reads the return value. `frame_address` as for sleuth_enter. */
+SLEUTH_LOCAL void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                             const void *frame_address) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
+  struct sleuth_frame *f =
+      s ? sleuth_leaving_frame(frame_address) : (struct sleuth_frame *)SLEUTH_NULL;
+  if (f) {
+    unsigned value = sleuth_hit(tu, site, s);
+    struct sleuth_tu *value_tu = f->value_tu;
+    unsigned *value_cache = f->value_cache;
+    unsigned value_site = f->value_site;
+    sleuth_pop_frame(f);
+    if (value_tu)
+      sleuth_chk(value_tu, value_cache, value_site, value);
+    else
+      sleuth_use(value);
+    return;
+  }
+#endif
+  sleuth_ret_slow(tu, site, ctl, frame_address);
+}
 /* Leave a frame without a return value (void functions, exceptions). */
-SLEUTH_PROBE void sleuth_leave(void);
+SLEUTH_LOCAL void sleuth_leave(const void *frame_address) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_frame *f = sleuth_leaving_frame(frame_address);
+  if (f) {
+    sleuth_pop_frame(f);
+    return;
+  }
+#endif
+  sleuth_leave_slow(frame_address);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Write the dependence file now (also done automatically at exit and on fatal signals). */
 void sleuth_flush(void);
@@ -461,9 +667,9 @@ public:
   Frame &operator=(const Frame &) = delete;
   ~Frame() {
     if (RetSite != 0)
-      sleuth_ret(Tu, RetSite - 1, RetControl);
+      sleuth_ret(Tu, RetSite - 1, RetControl, SLEUTH_NULL);
     else
-      sleuth_leave();
+      sleuth_leave(SLEUTH_NULL);
   }
   /* The call's control (see sleuth_enter). */
   unsigned control() const { return Control; }
