@@ -105,19 +105,16 @@ void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const
   (void)expr, (void)file, (void)line, (void)function;
   abort();
 }
-void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key) {
-  (void)tu, (void)site, (void)ctl, (void)callee_key;
+void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
+                      unsigned consumer, unsigned *cache) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)consumer, (void)cache;
 }
-void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position) {
+void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position) {
   (void)tu, (void)site, (void)position;
 }
 void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
                       unsigned pairs, ...) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)pairs;
-}
-void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
-                  unsigned consumer, unsigned *cache) {
-  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)consumer, (void)cache;
 }
 void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
                        unsigned consumer, unsigned *cache, unsigned pairs, ...) {

@@ -285,7 +285,7 @@ namespace {
 // sleuth_call_args and sleuth_call_argsv.
 void callArgs(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, unsigned Pairs,
               va_list Args) {
-  sleuth_call(Tu, Site, Ctl, CalleeKey);
+  sleuth_call_slow(Tu, Site, Ctl, CalleeKey, 0, nullptr);
   ThreadState &T = thread();
   CallRecord &C = T.Calls.back();
   C.num_pairs = Pairs <= SLEUTH_CALL_PAIRS ? 0 : NoPairs;
@@ -427,7 +427,8 @@ void sleuth_assert_fail(const char *Expr, const char *File, unsigned Line, const
   std::abort();
 }
 
-void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey) {
+void sleuth_call_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
+                      unsigned Consumer, unsigned *Cache) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   unsigned Control =
@@ -438,7 +439,10 @@ void sleuth_call(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey)
   C.key = CalleeKey;
   C.reads = static_cast<unsigned>(T.Pending.size());
   C.ctl = Control;
-  C.num_pairs = NoPairs; // the arguments' reads come with marks (sleuth_arg)
+  C.num_pairs = NoPairs;             // the arguments' reads come with marks (sleuth_arg)
+  C.value_tu = Cache ? Tu : nullptr; // no cache: no consumer, the value is pushed
+  C.value_site = Consumer;
+  C.value_cache = Cache;
 }
 
 namespace {
@@ -449,13 +453,7 @@ void setValueConsumer(CallRecord &C, sleuth_tu *Tu, unsigned Site, unsigned *Cac
 }
 } // namespace
 
-void sleuth_callv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey, unsigned Consumer,
-                  unsigned *Cache) {
-  sleuth_call(Tu, Site, Ctl, CalleeKey);
-  setValueConsumer(thread().Calls.back(), Tu, Consumer, Cache);
-}
-
-void sleuth_arg(sleuth_tu *Tu, unsigned Site, unsigned Position) {
+void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   ThreadState &T = thread();
   CallRecord *C = findCall(T, nodeOf(Tu, Site));
   if (C == nullptr)

@@ -445,9 +445,9 @@ void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const
  * Before the call, and before each argument that reads something. `callee_key` identifies the
  * callee (0 when unknown: calls through pointers or virtual calls); `ctl` controls the call,
  * and so the callee's sites that no test inside it controls. */
-SLEUTH_PROBE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                              unsigned callee_key);
-SLEUTH_PROBE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position);
+SLEUTH_PROBE void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                   unsigned callee_key, unsigned consumer, unsigned *cache);
+SLEUTH_PROBE void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
  * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
  * before the call (at most 8 pairs). */
@@ -457,8 +457,6 @@ SLEUTH_PROBE void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned
  * `if (f(a))`): the callee's return value is checked against node `consumer` with the read
  * cache `cache`, as a read of the caller's, instead of pushed for the caller's next node (which
  * then has nothing to consume and stays on its inline path). */
-SLEUTH_PROBE void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                               unsigned callee_key, unsigned consumer, unsigned *cache);
 SLEUTH_PROBE void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                     unsigned callee_key, unsigned consumer, unsigned *cache,
                                     unsigned pairs, ...);
@@ -485,6 +483,53 @@ SLEUTH_PROBE void sleuth_leave_slow(const void *frame_address);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
+/* A call whose value node `consumer` consumes (a read with the read cache `cache`; cache null:
+ * none, the callee's return value is pushed for the caller's next node): the record goes onto
+ * the thread's stack inline; its arguments' reads are pushed and marked (sleuth_arg). */
+SLEUTH_INLINE void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned key,
+                                unsigned consumer, unsigned *cache) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  if (base != 0 && r->num_calls < r->max_calls) {
+    struct sleuth_call_record *c = &r->calls[r->num_calls++];
+    c->depth = r->num_frames;
+    c->node = base - 1 + site;
+    c->key = key;
+    c->reads = (unsigned)(r->top - r->reads);
+    c->ctl = ctl;
+    c->value_site = consumer;
+    c->value_tu = cache ? tu : (struct sleuth_tu *)SLEUTH_NULL;
+    c->value_cache = cache;
+    c->num_pairs = ~0u;
+    c->num_marks = 0;
+    return;
+  }
+#endif
+  sleuth_call_slow(tu, site, ctl, key, consumer, cache);
+}
+/* A call whose value is pushed (see sleuth_callv). */
+SLEUTH_INLINE void sleuth_call(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned key) {
+  sleuth_callv(tu, site, ctl, key, 0u, (unsigned *)SLEUTH_NULL);
+}
+/* Argument `position` of the call at `site` reads what is pushed from now on. */
+SLEUTH_INLINE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned position) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  struct sleuth_call_record *c =
+      r->num_calls ? &r->calls[r->num_calls - 1] : (struct sleuth_call_record *)SLEUTH_NULL;
+  if (base != 0 && c && c->node == base - 1 + site && c->depth == r->num_frames &&
+      c->num_marks < SLEUTH_CALL_MARKS) {
+    c->marks[c->num_marks].at = (unsigned)(r->top - r->reads);
+    c->marks[c->num_marks].position = position;
+    ++c->num_marks;
+    return;
+  }
+#endif
+  sleuth_arg_slow(tu, site, position);
+}
+
 /* sleuth_call_argsv (sleuth_call_args with cache null) for at most SLEUTH_CALL_PAIRS pairs,
  * inline: the record and the origins go onto the thread's stacks without a call. */
 SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsigned ctl,
