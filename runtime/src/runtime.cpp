@@ -184,7 +184,7 @@ void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node, unsig
   T.Last = Node;
 }
 
-// Remembers Origin (1 + a node) in a read's or a site's cache of two, the older one out.
+// Remembers Origin (1 + a node) in a checked read's cache of two, the older one out.
 void remember(unsigned *Cache, unsigned Origin) {
   if (__atomic_load_n(&Cache[0], __ATOMIC_RELAXED) == Origin)
     return;
