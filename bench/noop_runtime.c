@@ -1,8 +1,10 @@
 /* A runtime whose probes do nothing but what the instrumented code needs of them (addresses and
  * outcomes handed back, a pending-read stack to push on): preloaded into a dependency-mode
- * build by bench/runtime's `deps-noop` variant, it measures what the instrumentation costs by
- * itself, the calls and the optimizations they prevent, apart from the real runtime's work.
- * No real runtime, however fast, can make a dependency-mode build faster than this.
+ * build by bench/runtime's `deps-noop` variant. It registers no unit, so the inline paths of
+ * runtime.h always fall through to its (empty) slow paths: it measures the instrumentation
+ * with every probe a call into an empty function, not what the inline paths cost with the real
+ * runtime: since those (session 9) it is no floor under dependency mode any more, only what
+ * the probes cost as calls.
  *
  * Compiled against the real header, so that a probe whose signature changes fails to build
  * here rather than measure something else. */
