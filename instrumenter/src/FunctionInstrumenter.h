@@ -45,9 +45,10 @@ public:
   std::string defer(std::function<std::string()> Make);
   /// The expression a node probe of `Site` passes as its control (`ctl`): 1 + the node of its
   /// controlling test in this execution, 0 for none (deferred: see the file comment). A site
-  /// one test controls passes that test; a site several tests control, the local that those
-  /// tests set when they run (the one run last in this frame); a site that no test of this
-  /// function controls, the call's control, which the entry probe keeps in a local.
+  /// that no test of this function controls passes the call's control, which the entry probe
+  /// keeps in a local; a site one test controls and whose probe always runs after that test's
+  /// passes that test (ConstantControl); every other site the local that its controllers set
+  /// when they run (the one run last in this frame; the call's control before any has).
   std::string control(unsigned Site);
   /// What a test probe of `Site` must do once its outcome is known: set the locals of the
   /// groups of controllers the test belongs to (`g1 = g2 = base + Site`); empty if it belongs
