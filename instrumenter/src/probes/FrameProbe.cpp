@@ -14,7 +14,9 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   // When every parameter keeps its origin in a companion, the entry probe makes their nodes
   // too (their sites are consecutive), and each companion is the node's id plus one: the
   // unit's base plus the site, with no call per parameter.
-  bool AllKept = F.Function->getNumParams() > 0;
+  // (Vacuously so for a function without parameters: its entry takes the fused probe too,
+  // whose inline path enters without a call.)
+  bool AllKept = true;
   for (const ParmVarDecl *P : F.Function->parameters())
     AllKept = AllKept && !P->getDeclName().isEmpty() && F.Locals.companion(P);
   std::string Params;

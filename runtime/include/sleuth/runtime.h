@@ -575,9 +575,9 @@ SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsign
 /* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
  * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
  * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call.
- * Inline when the call record on top is the caller's for this callee with its arguments'
- * origins given (sleuth_call_pairs), and entering adds no edge (each parameter's origins and
- * the call's control known to its node's state). */
+ * Inline when the call record on top is the caller's for this callee (its arguments' origins
+ * given by sleuth_call_pairs, or pushed and marked by sleuth_arg), and entering adds no edge
+ * (each parameter's origins and the call's control known to its node's state). */
 SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
                                           const void *frame_address, unsigned first_param,
                                           unsigned count) {
@@ -590,19 +590,38 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
       (address == 0 || r->num_frames <= 1 || r->frames[r->num_frames - 1].address == 0 ||
        r->frames[r->num_frames - 1].address > address)) {
     struct sleuth_call_record *c = &r->calls[r->num_calls - 1];
-    unsigned i, k,
-        ok = c->depth == r->num_frames && c->num_pairs <= SLEUTH_CALL_PAIRS &&
-             (c->key == key || c->key == 0 || key == 0) &&
-             c->reads <= (unsigned)(r->top - r->reads);
+    unsigned top = (unsigned)(r->top - r->reads), at = c->reads;
+    unsigned i, k, p,
+        ok = c->depth == r->num_frames && (c->key == key || c->key == 0 || key == 0) &&
+             c->reads <= top &&
+             (c->num_pairs <= SLEUTH_CALL_PAIRS ||
+              (c->num_pairs == ~0u && c->num_marks <= SLEUTH_CALL_MARKS));
+    /* Marks (the general form) delimit each argument's reads on the stack, in the order they
+     * were pushed; out of order or past the top (a write inside an argument consumed some),
+     * the runtime sorts them out. */
+    for (k = 0; ok && c->num_pairs == ~0u && k < c->num_marks; ++k) {
+      ok = c->marks[k].at >= at && c->marks[k].at <= top;
+      at = c->marks[k].at;
+    }
     for (i = 0; ok && i < count; ++i) {
       const struct sleuth_site_state *s = tu->states + first_param + i;
       unsigned ctl = c->ctl;
       if (ctl != 0 && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
           ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
         ok = 0;
-      for (k = 0; ok && k < c->num_pairs; ++k)
-        if (c->pairs[2 * k] == i + 1 && !sleuth_cached(c->pairs[2 * k + 1], s->data))
-          ok = 0;
+      if (c->num_pairs != ~0u) {
+        for (k = 0; ok && k < c->num_pairs; ++k)
+          if (c->pairs[2 * k] == i + 1 && !sleuth_cached(c->pairs[2 * k + 1], s->data))
+            ok = 0;
+      } else {
+        for (k = 0; ok && k < c->num_marks; ++k)
+          if (c->marks[k].position == i + 1)
+            for (p = c->marks[k].at; ok && p < (k + 1 < c->num_marks ? c->marks[k + 1].at : top);
+                 ++p)
+              ok = sleuth_cached(r->reads[p] + 1, s->data) ||
+                   r->reads[p] + 1 == SLEUTH_LOAD(&s->data[2]) ||
+                   r->reads[p] + 1 == SLEUTH_LOAD(&s->data[3]);
+      }
     }
     if (ok) {
       struct sleuth_frame *f = &r->frames[r->num_frames++];
