@@ -81,6 +81,14 @@ const Expr *decidingExpression(const CFGBlock &B, ASTContext &Ast) {
   }
   const Stmt *C = const_cast<CFGBlock &>(B).getTerminatorCondition(/*StripParens=*/false);
   const auto *E = dyn_cast_or_null<Expr>(C);
+  // A condition that Clang's CFG evaluates as a value first (a do-while's `a && b`: a's false
+  // edge and b's block join in this block, which holds the `&&` and then branches): the whole
+  // condition decides the branch, not its right operand, which runs on one path into it only.
+  if (const auto *Logical = E ? dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts()) : nullptr;
+      Logical && Logical->isLogicalOp())
+    for (const CFGElement &Element : B)
+      if (std::optional<CFGStmt> S = Element.getAs<CFGStmt>(); S && S->getStmt() == Logical)
+        return E;
   while (E) {
     const auto *Op = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
     if (!Op || !Op->isLogicalOp())
