@@ -6,12 +6,14 @@
 #include "clang/AST/ExprConcepts.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtObjC.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/CFGStmtMap.h"
 #include "llvm/Support/xxhash.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -67,6 +69,17 @@ std::string FunctionInstrumenter::defer(std::function<std::string()> Make) {
 }
 
 std::string FunctionInstrumenter::control(unsigned Site) {
+  return defer([this, Site] {
+    const std::vector<unsigned> &Controllers = (*Ctx.Sites)[Site].Controllers;
+    if (Controllers.empty())
+      return QuietControls && !LooseControl.contains(Site) ? quietControl() : callControl();
+    if (ConstantControl.contains(Site))
+      return "(" + Ctx.UnitName + ".base + " + std::to_string(Controllers[0]) + "u)";
+    return GroupOfSite.at(Site);
+  });
+}
+
+std::string FunctionInstrumenter::callSiteControl(unsigned Site) {
   return defer([this, Site] {
     const std::vector<unsigned> &Controllers = (*Ctx.Sites)[Site].Controllers;
     if (Controllers.empty())
@@ -184,8 +197,13 @@ void FunctionInstrumenter::resolveDeferred(size_t FirstEdit, size_t FirstReplace
     Resolve(Ctx.Replacements[I].second);
 }
 
-std::string FunctionInstrumenter::controlDeclarations() const {
-  std::string Text = " unsigned " + callControl() + " = 0u;";
+std::string FunctionInstrumenter::controlDeclarations(bool CallControls) const {
+  std::string Text;
+  if (CallControls) {
+    Text += " unsigned " + callControl() + " = 0u;";
+    if (QuietControls)
+      Text += " unsigned " + quietControl() + " = 0u;";
+  }
   for (const std::string &Local : GroupLocals)
     Text += " unsigned " + Local + " = 0u;";
   if (NeedsSwitchValue)
@@ -197,6 +215,8 @@ std::string FunctionInstrumenter::controlDeclarations() const {
 
 std::string FunctionInstrumenter::controlUses(const std::string &Separator) const {
   std::string Text = "(void)" + callControl() + Separator;
+  if (QuietControls)
+    Text += "(void)" + quietControl() + Separator;
   for (const std::string &Local : GroupLocals)
     Text += "(void)" + Local + Separator;
   return Text;
@@ -235,6 +255,19 @@ bool FunctionInstrumenter::hasHiddenReturn(const Stmt *S) const {
     return Ctx.expansionRange(R).isInvalid();
   for (const Stmt *Child : S->children())
     if (hasHiddenReturn(Child))
+      return true;
+  return false;
+}
+
+bool FunctionInstrumenter::hasTry(const Stmt *S) {
+  // Clang's CFG has no edges for exceptions: after a handler caught one, the function returns
+  // normally without having run sites that the CFG says run on every call.
+  if (!S)
+    return false;
+  if (isa<CXXTryStmt, SEHTryStmt, ObjCAtTryStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (hasTry(Child))
       return true;
   return false;
 }
@@ -396,12 +429,16 @@ void FunctionInstrumenter::computeControlDependences() {
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
   std::unique_ptr<CFG> Graph = CFG::buildCFG(Function, Body, &Ctx.Ast, Options);
+  // Without a CFG no site has a controller, also those that do not run on every call: none of
+  // them may take the quiet control.
+  QuietControls = false;
   if (!Graph)
     return;
   ParentMap Parents(Body);
   std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), &Parents));
   if (!Map)
     return;
+  QuietControls = !hasTry(Body);
   // Direct control dependences (the post-dominance frontier, not Clang's iterated one): a site
   // inside `if (b)` inside `while (a)` is controlled by b alone, as b itself is by a. The runtime
   // picks the latest executed of a site's controllers, which among the transitive ones was the
@@ -438,10 +475,15 @@ void FunctionInstrumenter::computeControlDependences() {
   for (const auto &Entry : TerminatorSites)
     TestSites.insert(Entry.second);
   std::map<std::pair<const CFGBlock *, unsigned>, std::vector<unsigned>> Cache;
+  // Keys of Cache whose sites a branch that is no test site controls (a condition written by a
+  // macro): with no controller left, such a site still need not run on every call.
+  std::set<std::pair<const CFGBlock *, unsigned>> Loose;
   for (auto &[SiteId, Anchor] : Anchors) {
     const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
-    if (!Block)
+    if (!Block) {
+      LooseControl.insert(SiteId);
       continue;
+    }
     unsigned Self = TestSites.contains(SiteId) ? SiteId : ~0u;
     auto [It, Inserted] = Cache.try_emplace({Block, Self});
     if (Inserted) {
@@ -454,6 +496,8 @@ void FunctionInstrumenter::computeControlDependences() {
         const Stmt *T = Controller->getTerminatorStmt();
         auto Found = T ? TerminatorSites.find(T) : TerminatorSites.end();
         if (Found == TerminatorSites.end() || Found->second == Self) {
+          if (Found == TerminatorSites.end())
+            Loose.insert(It->first);
           llvm::append_range(Work, Direct.lookup(Controller));
           continue;
         }
@@ -466,6 +510,8 @@ void FunctionInstrumenter::computeControlDependences() {
       llvm::sort(It->second);
     }
     (*Ctx.Sites)[SiteId].Controllers = It->second;
+    if (Loose.contains(It->first))
+      LooseControl.insert(SiteId);
   }
 
   // A site one test T controls may still run before T in a frame: a loop's test, which T in the

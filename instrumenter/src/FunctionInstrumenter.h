@@ -54,8 +54,17 @@ public:
   /// groups of controllers the test belongs to (`g1 = g2 = base + Site`); empty if it belongs
   /// to none. Known only once the function has been analysed: call it from deferred text.
   std::string testEffects(unsigned Site) const;
+  /// The control a call probe of `Site` passes on to its callee: as control(), but the call's
+  /// control itself where control() gives the quiet one (deferred).
+  std::string callSiteControl(unsigned Site);
   /// The local holding the call's control (see sleuth_enter).
   std::string callControl() const { return "__sleuth_cc" + std::to_string(FunctionId); }
+  /// The local holding the quiet control (see sleuth_quiet_control), which the sites that no
+  /// test controls pass instead of the call's. Only where usesQuietControl().
+  std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }
+  /// True if the sites that no test controls run on every normal return (known once the
+  /// function has been analysed): the function has a CFG and no try statement.
+  bool usesQuietControl() const { return QuietControls; }
   /// A fresh local of the function's for the address of a write's target whose lvalue has
   /// side effects (`*p++ = v`), taken once before the store (declared by the entry probe).
   std::string addressLocal() {
@@ -69,9 +78,10 @@ public:
     NeedsSwitchValue = true;
     return "__sleuth_sw" + std::to_string(FunctionId);
   }
-  /// The declarations of the function's own locals for control, for the top of the body; and
-  /// their uses, each cast to void and followed by Separator (see LocalOrigins::uses).
-  std::string controlDeclarations() const;
+  /// The declarations of the function's own locals for control, for the top of the body
+  /// (without the call's and the quiet control if not CallControls); and their uses, each cast
+  /// to void and followed by Separator (see LocalOrigins::uses).
+  std::string controlDeclarations(bool CallControls = true) const;
   std::string controlUses(const std::string &Separator) const;
   const std::vector<std::string> &groupLocals() const { return GroupLocals; }
 
@@ -118,6 +128,7 @@ public:
 
 private:
   bool hasHiddenReturn(const clang::Stmt *S) const;
+  static bool hasTry(const clang::Stmt *S);
   void walk(const clang::Stmt *S);
   void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
@@ -145,6 +156,10 @@ private:
   std::map<unsigned, std::vector<std::string>> GroupsOfTest;
   std::vector<std::string> GroupLocals;
   llvm::DenseSet<unsigned> ConstantControl;
+  /// Sites without a controller that a branch which is no test site may keep from running
+  /// (or that the CFG lacks): they pass the call's control, never the quiet one.
+  llvm::DenseSet<unsigned> LooseControl;
+  bool QuietControls = false;
   bool NeedsSwitchValue = false;
   std::vector<std::string> AddressLocals;
 

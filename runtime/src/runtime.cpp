@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <unistd.h>
 
@@ -190,6 +191,16 @@ void remember(unsigned *Cache, unsigned Origin) {
     return;
   __atomic_store_n(&Cache[1], __atomic_load_n(&Cache[0], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
   __atomic_store_n(&Cache[0], Origin, __ATOMIC_RELAXED);
+}
+
+// Puts call control Cc in front of its bucket of State (see sleuth_func_state).
+void rememberCompletion(sleuth_func_state &State, unsigned Cc) {
+  unsigned *Bucket = State.completed + SLEUTH_COMPLETED_SLOT(Cc);
+  unsigned First = __atomic_load_n(&Bucket[0], __ATOMIC_RELAXED);
+  if (First == Cc)
+    return;
+  __atomic_store_n(&Bucket[1], First, __ATOMIC_RELAXED);
+  __atomic_store_n(&Bucket[0], Cc, __ATOMIC_RELAXED);
 }
 
 void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) {
@@ -524,6 +535,13 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
   }
   F.reads = static_cast<unsigned>(T.Pending.size());
   F.func = Tu->func_base + Func;
+  F.func_state = Tu->func_states ? Tu->func_states + Func : nullptr;
+  // A control the function completed under that its bucket no longer holds: back in front,
+  // for the parameters' nodes made next and the quiet control.
+  if (F.call_control != 0 && F.func_state &&
+      !sleuth_completed_under(F.func_state, F.call_control) &&
+      T.Completed.contains(uint64_t(F.func) << 32 | F.call_control))
+    rememberCompletion(*F.func_state, F.call_control);
   T.Frames.push_back(F);
   T.Pending.setFrameBase(F.reads);
   return F.call_control;
@@ -551,7 +569,11 @@ unsigned sleuth_param_origin(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   for (size_t I = F.args, E = T.ArgOrigins.size(); I < E; ++I)
     if (T.ArgOrigins[I].Position == Position)
       T.Pending.push_back(T.ArgOrigins[I].Origin);
-  makeNode(T, Tu, Site, Node, F.call_control); // a parameter is controlled by the call
+  // A parameter is controlled by the call (known already if the call's control is quiet).
+  unsigned Control = F.call_control;
+  if (Control != 0 && F.func_state && sleuth_completed_under(F.func_state, Control))
+    Control = 0;
+  makeNode(T, Tu, Site, Node, Control);
   return Node + 1;
 }
 
@@ -562,6 +584,7 @@ void sleuth_ret_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const void *Fra
   makeNode(T, Tu, Site, Node, Ctl);
   // The bottom frame's value (a return outside any function's frame) goes nowhere.
   Frame F = T.Frames.size() > 1 ? T.Frames.back() : Frame{};
+  sleuth_complete(&F);
   leaveFrame(T);
   // The caller's expression reads the return value: checked against its consumer, when the
   // caller named one, else pushed for the caller's next node.
@@ -574,7 +597,30 @@ void sleuth_ret_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const void *Fra
 void sleuth_leave_slow(const void *FrameAddress) {
   ThreadState &T = thread();
   popFramesAbove(T, reinterpret_cast<uintptr_t>(FrameAddress));
+  if (T.Frames.size() > 1)
+    sleuth_complete(&T.Frames.back());
   leaveFrame(T);
+}
+
+unsigned sleuth_quiet_control_slow(sleuth_tu *Tu, unsigned Func, unsigned Cc) {
+  // Beyond the function's first slots, the thread remembers every control it saw the function
+  // complete under (edges it recorded itself).
+  ThreadState &T = thread();
+  unsigned Id = Tu->func_base + Func;
+  if (!T.Completed.contains(uint64_t(Id) << 32 | Cc))
+    return Cc;
+  rememberCompletion(Tu->func_states[Func], Cc);
+  return 0;
+}
+
+void sleuth_completed_slow(sleuth_func_state *State, unsigned Func, unsigned Cc) {
+  // A C++ frame's destructor leaves it also while an exception unwinds it, which is no normal
+  // return: sites after the throw did not run. (A normal return inside a destructor run by the
+  // unwinding is not remembered either, which only costs speed.)
+  if (std::uncaught_exceptions() != 0)
+    return;
+  thread().Completed.insert(uint64_t(Func) << 32 | Cc);
+  rememberCompletion(*State, Cc);
 }
 
 void sleuth_flush(void) { writeDependenceFile(WriteReason::Explicit, 0); }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -172,6 +173,9 @@ struct ThreadState {
   /// By node: how often this thread ran it; published (data and size) for the inline probes.
   std::vector<unsigned long> Hits;
   EdgeSet Data, Control;
+  /// (function id << 32 | call control) pairs under which a function of this thread returned
+  /// normally (see sleuth_func_state).
+  std::unordered_set<uint64_t> Completed;
   ShadowMemory::LeafCache Leaves;
   uint32_t Last = NoNode;
 

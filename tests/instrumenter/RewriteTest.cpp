@@ -285,7 +285,7 @@ TEST_F(RewriteTest, ReadsAreCheckedAgainstTheNodeThatConsumesThem) {
       << Text;
   // The condition's reads, against the test.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cc0, \\(\\(" +
+      Text, std::regex("sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cq0, \\(\\(" +
                        checked("sleuth_chk", "\\1") + "__sleuth_o0_2\\), x\\) > \\(" +
                        checked("sleuth_chk", "\\1") + "__sleuth_o0_0\\), a\\)\\)")))
       << Text;
@@ -309,25 +309,32 @@ TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
                                       "  }\n"
                                       "  return x;\n"
                                       "}\n");
-  // No test of f controls the declaration or the return: the call's control, from the entry.
+  // No test of f controls the declaration or the return: the call's control, from the entry,
+  // or none once f returned under it (the quiet control).
   EXPECT_NE(Text.find("__sleuth_cc0 = sleuth_enter_params("), std::string::npos) << Text;
+  EXPECT_NE(
+      Text.find("(void)(__sleuth_cq0 = sleuth_quiet_control(&__sleuth_tu, 0u, __sleuth_cc0))"),
+      std::string::npos)
+      << Text;
   EXPECT_TRUE(std::regex_search(
       Text, std::regex("int x = 0; int __sleuth_d[0-9]+ __attribute__\\(\\(unused\\)\\) = "
                        "\\(\\(void\\)\\(__sleuth_o0_2 = sleuth_def\\(&__sleuth_tu, [0-9]+u, "
-                       "__sleuth_cc0\\)\\)")))
+                       "__sleuth_cq0\\)\\)")))
       << Text;
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, "
-                                         "__sleuth_cc0, __builtin_frame_address\\(0\\)\\)")))
+                                         "__sleuth_cq0, __builtin_frame_address\\(0\\)\\)")))
       << Text;
   // `x = 1` runs only after `b > 0`: that test's node, as a constant.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("if \\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cc0, [^\\n]*\\n"
+      Text, std::regex("if \\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cq0, [^\\n]*\\n"
                        "[^\\n]*sleuth_def\\(&__sleuth_tu, [0-9]+u, \\(__sleuth_tu\\.base \\+ "
                        "\\1u\\)\\)")))
       << Text;
   // The loop's test runs first when the loop is entered, before `b > a`, which controls it
-  // through the back edge: a local that `b > a` sets, the call's control until it does.
+  // through the back edge: a local that `b > a` sets, the call's control until it does (not
+  // the quiet one: a site inside a test's condition runs before the test's probe, with the
+  // group as it started, but not on every call).
   std::smatch M;
   ASSERT_TRUE(std::regex_search(
       Text, M, std::regex("while \\(sleuth_test\\(&__sleuth_tu, [0-9]+u, (__sleuth_g0_[0-9]+), ")))
@@ -341,6 +348,69 @@ TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
                  Group + " = __sleuth_tu\\.base \\+ \\1u\\), 1\\) : \\(\\(void\\)\\(" + Group +
                  " = __sleuth_tu\\.base \\+ \\1u\\), 0\\)\\)\\)")))
       << Text;
+}
+
+TEST_F(RewriteTest, OnlySitesThatRunOnEveryCallTakeTheQuietControl) {
+  // The quiet control stands for the call's only where a normal return implies the site ran:
+  // not for calls (the callee takes the call's control), not for the groups of controllers
+  // (sites inside a test's condition), not under a branch that is no test site (a macro's
+  // `if`), not in a function with a try statement (the CFG has no edges for exceptions).
+  std::string C = rewrite("quiet.c", "int g(int);\n"
+                                     "#define WHEN(c, s) if (c) s\n"
+                                     "int f(int a) {\n"
+                                     "  int x = g(a);\n"
+                                     "  while (g(a) > 0) {\n"
+                                     "    if (x > a) break;\n"
+                                     "    a--;\n"
+                                     "  }\n"
+                                     "  WHEN(a == 2, x = 7);\n"
+                                     "  return x;\n"
+                                     "}\n");
+  // The first call runs on every call of f, but passes the call's control on.
+  EXPECT_TRUE(std::regex_search(
+      C,
+      std::regex("int x = \\(\\(void\\)sleuth_call_pairs\\(&__sleuth_tu, [0-9]+u, __sleuth_cc0,")))
+      << C;
+  // The call in the loop's test: the test's group local, which starts out as the call's
+  // control (the call runs before the test's probe, but not on every call of f).
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(
+      C, M, std::regex("sleuth_call_pairs\\(&__sleuth_tu, [0-9]+u, (__sleuth_g0_[0-9]+),")))
+      << C;
+  EXPECT_NE(C.find("(void)(" + std::string(M[1]) + " = __sleuth_cc0)"), std::string::npos) << C;
+  // `x = 7` runs only if the macro's condition holds: the call's control.
+  EXPECT_TRUE(std::regex_search(
+      C,
+      std::regex("x = 7\\), \\(void\\)\\(__sleuth_o0_[0-9]+ = sleuth_def\\(&__sleuth_tu, [0-9]+u, "
+                 "__sleuth_cc0\\)\\)")))
+      << C;
+  EXPECT_TRUE(
+      std::regex_search(C, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, __sleuth_cq0, ")))
+      << C;
+
+  std::string Cxx = rewrite("quiet.cpp", "int g(int);\n"
+                                         "int f(int a) {\n"
+                                         "  int x = a + 1;\n"
+                                         "  try { x = g(x); } catch (...) { x = 0; }\n"
+                                         "  return x;\n"
+                                         "}\n"
+                                         "int h(int a) {\n"
+                                         "  int y = a + 1;\n"
+                                         "  return y;\n"
+                                         "}\n");
+  EXPECT_EQ(Cxx.find("__sleuth_cq0"), std::string::npos) << Cxx;
+  EXPECT_TRUE(std::regex_search(
+      Cxx, std::regex("int x = [^;]*; int __sleuth_d[0-9]+ __attribute__\\(\\(unused\\)\\) = "
+                      "\\(\\(void\\)\\(__sleuth_o0_[0-9]+ = sleuth_def\\(&__sleuth_tu, [0-9]+u, "
+                      "__sleuth_cc0\\)\\)")))
+      << Cxx;
+  EXPECT_NE(
+      Cxx.find("unsigned __sleuth_cq1 = sleuth_quiet_control(&__sleuth_tu, 1u, __sleuth_cc1);"),
+      std::string::npos)
+      << Cxx;
+  EXPECT_TRUE(
+      std::regex_search(Cxx, std::regex("sleuth_def\\(&__sleuth_tu, [0-9]+u, __sleuth_cq1\\)")))
+      << Cxx;
 }
 
 TEST_F(RewriteTest, CxxLocalsWrittenThroughAnAssignmentsResultStayInTheShadow) {

@@ -121,6 +121,7 @@ public:
       if (CdTable.empty())
         CdTable.push_back(0); // never read: every site has cd_count 0
       States.assign(Sites.size(), sleuth_site_state{});
+      FuncStates.assign(std::max<size_t>(Funcs.size(), 1), sleuth_func_state{});
       Tu = sleuth_tu{Path,
                      Sites.data(),
                      static_cast<unsigned>(Sites.size()),
@@ -128,6 +129,7 @@ public:
                      Funcs.data(),
                      static_cast<unsigned>(Funcs.size()),
                      States.data(),
+                     FuncStates.data(),
                      0,
                      0,
                      0};
@@ -230,6 +232,7 @@ private:
   std::vector<unsigned> CdTable;
   std::vector<sleuth_func> Funcs;
   std::vector<sleuth_site_state> States;
+  std::vector<sleuth_func_state> FuncStates;
   sleuth_tu Tu{};
   bool Finished = false;
 };
@@ -1527,6 +1530,53 @@ TEST_F(TrackerTest, IncrementOfAKeptLocalNeitherConsumesNorPushesTheExpressionsR
   EXPECT_EQ(hits(G, "z"), 10u);
 }
 
+TEST_F(TrackerTest, NodesConsumeFewKnownPushedReadsInline) {
+  // f() { a = 1; b = 2; c = 3; loop { x = M(a, b); m[0] = M(a, b); y = M(a, b, c, d, e); } }
+  // with M a macro: its arguments' reads are pushed, not checked. From its second execution a
+  // node whose pending reads are all among the origins its state knows counts a hit inline and
+  // consumes them; a new origin, or more than SLEUTH_QUIET_READS reads, go to the runtime, which
+  // records the edge.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
+    unsigned D = U.site(VarSite, "d"), E = U.site(VarSite, "e");
+    unsigned X = U.site(VarSite, "x"), M = U.site(VarSite, "m[0]"), Y = U.site(VarSite, "y");
+    int Memory[2] = {};
+    auto Pending = [] { return sleuth_pending_reads.top - sleuth_pending_reads.frame; };
+    U.enter(0);
+    unsigned Oa = U.def(A), Ob = U.def(B), Oc = U.def(C), Od = U.def(D), Oe = U.def(E);
+    for (unsigned K = 0; K < 4; ++K) {
+      // In the third round x reads c instead of b: an origin x does not know yet.
+      unsigned Second = K == 2 ? Oc : Ob;
+      sleuth_use(Oa);
+      sleuth_use(Second);
+      require(quiet(U, X) == (K == 1 || K == 3), "x inline once its reads are known");
+      require(quiet(U, X, false), "without consuming, the reads do not matter");
+      U.def(X);
+      require(Pending() == 0, "x consumed its reads");
+      sleuth_use(Oa);
+      sleuth_use(Ob);
+      require(quiet(U, M) == (K > 0), "m[0] inline once its reads are known");
+      U.set(M, Memory[0]);
+      require(Pending() == 0, "m[0] consumed its reads");
+      for (unsigned O : {Oa, Ob, Oc, Od, Oe})
+        sleuth_use(O);
+      require(!quiet(U, Y), "five reads: through the runtime");
+      U.def(Y);
+      require(Pending() == 0, "y consumed its reads");
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "x"), (Names{"a", "b", "c"}));
+  EXPECT_EQ(dataOf(G, "m[0]"), (Names{"a", "b"}));
+  EXPECT_EQ(dataOf(G, "y"), (Names{"a", "b", "c", "d", "e"}));
+  EXPECT_EQ(hits(G, "x"), 4u);
+  EXPECT_EQ(hits(G, "m[0]"), 4u);
+  EXPECT_EQ(hits(G, "y"), 4u);
+}
+
 TEST_F(TrackerTest, ValueTestLeavesTheReadOfItsNodeToTheInstrumentedCode) {
   // g() { while (loop) { if (a) goto L; if (b) { L: z = 1; } v = a2 && w(); u = a2 && w(); } }:
   // a test inside an expression (SLEUTH_FLAG_VALUE) only records its node, through the runtime
@@ -1943,6 +1993,116 @@ TEST_F(TrackerTest, FramesAbandonedByLongjmpArePoppedLazily) {
   // Back in main: g's pending read is gone and main's own test controls.
   EXPECT_EQ(dataOf(G, "after"), Names{});
   EXPECT_EQ(ctrlOf(G, "after"), Names{"tm"});
+}
+
+TEST_F(TrackerTest, AFunctionReturnedUnderACallControlIsQuietUnderItFromThen) {
+  // main() { for each round: for each of t1..t6: if (ti) y = f(k); } with f(a) { x = a; return
+  // x; } whose sites no test of f controls: they pass f's quiet control. The first call under a
+  // control records their edges from it; once f returned normally under it, calls under it get
+  // no control to pass (cq 0) and f's entry, x and the return stay inline. Six controls are more
+  // than the function's four slots: the thread remembers the rest. A frame an exception unwinds
+  // did not return normally: under t7, whose call throws, f stays loud.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Main = U.func("main"), F = U.func("f");
+    std::vector<unsigned> Tests, Calls;
+    for (const char *Name : {"t1", "t2", "t3", "t4", "t5", "t6", "t7"}) {
+      Tests.push_back(U.site(TestSite, Name, Main));
+      Calls.push_back(U.site(CallSite, "<call f>", Main, {Tests.back()}));
+    }
+    unsigned A = U.site(ParamSite, "a", F), X = U.site(VarSite, "x", F);
+    unsigned Ret = U.site(RetSite, "<f() return value>", F);
+    unsigned Cache[2] = {};
+    U.enter(Main);
+    auto CallF = [&](unsigned I, bool Known) {
+      U.test(Tests[I]);
+      unsigned Ctl = U.origin(Tests[I]);
+      sleuth_callv(U.tu(), Calls[I], Ctl, 9, 0, Cache);
+      unsigned Depth = sleuth_pending_reads.num_frames;
+      unsigned Cc = sleuth_enter_params(U.tu(), F, 9, nullptr, A, 1);
+      require(Cc == Ctl, "f's call control");
+      require(sleuth_pending_reads.num_frames == Depth + 1, "f entered");
+      unsigned Cq = sleuth_quiet_control(U.tu(), F, Cc);
+      require(Cq == (Known ? 0 : Ctl), "quiet once f returned under the control");
+      require(!Known || (quiet(U, X) && sleuth_quiet(U.tu(), X, Cq, 1) != nullptr),
+              "x inline under a known control");
+      sleuth_def(U.tu(), X, Cq);
+      return Cq;
+    };
+    for (unsigned Round = 0; Round < 3; ++Round)
+      for (unsigned I = 0; I < 6; ++I) {
+        unsigned Cq = CallF(I, Round > 0);
+        sleuth_ret(U.tu(), Ret, Cq, nullptr);
+      }
+    struct Unwound {
+      ~Unwound() { sleuth_leave(nullptr); }
+    };
+    for (unsigned Round = 0; Round < 2; ++Round) {
+      try {
+        Unwound Frame;
+        CallF(6, false);
+        throw 1;
+      } catch (int) {
+      }
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  Names All{"t1", "t2", "t3", "t4", "t5", "t6", "t7"};
+  EXPECT_EQ(ctrlOf(G, "x"), All);
+  EXPECT_EQ(ctrlOf(G, "a"), All);
+  EXPECT_EQ(ctrlOf(G, "<f() return value>"), (Names{"t1", "t2", "t3", "t4", "t5", "t6"}));
+  EXPECT_EQ(dataOf(G, "x"), Names{});
+  EXPECT_EQ(hits(G, "x"), 20u);
+  EXPECT_EQ(hits(G, "a"), 20u);
+  EXPECT_EQ(hits(G, "<f() return value>"), 18u);
+}
+
+TEST_F(TrackerTest, AnEntryWithoutACallRecordHasNoControlNorArguments) {
+  // main() { x = 1; loop { y = x + S(a); } } where S's constructor (no call syntax, no record)
+  // enters s(a) { v = a; return v; }: the parameter has no origin and no control, main's read
+  // of x stays pending across the call, and the value is pushed for y. The first entry goes
+  // through the runtime (no hit counts yet), the later ones inline; they record alike.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Main = U.func("main"), S = U.func("S::S");
+    unsigned Loop = U.site(TestSite, "loop", Main);
+    unsigned X = U.site(VarSite, "x", Main), Y = U.site(VarSite, "y", Main, {Loop});
+    unsigned A = U.site(ParamSite, "a", S), V = U.site(VarSite, "v", S);
+    unsigned Ret = U.site(RetSite, "<S::S() return value>", S);
+    U.enter(Main);
+    unsigned Ox = U.def(X);
+    for (unsigned K = 0; K < 3; ++K) {
+      U.test(Loop);
+      sleuth_use(Ox);
+      unsigned *Top = sleuth_pending_reads.top;
+      unsigned Depth = sleuth_pending_reads.num_frames;
+      unsigned Cc = sleuth_enter_params(U.tu(), S, 5, nullptr, A, 1);
+      require(Cc == 0, "no call's control");
+      require(sleuth_pending_reads.num_frames == Depth + 1, "entered");
+      require(sleuth_pending_reads.frame == Top && sleuth_pending_reads.top == Top,
+              "main's read stays below s's frame");
+      unsigned Oa = U.origin(A);
+      sleuth_use(Oa);
+      sleuth_def(U.tu(), V, 0);
+      sleuth_use(U.origin(V));
+      sleuth_ret(U.tu(), Ret, 0, nullptr);
+      require(sleuth_pending_reads.num_frames == Depth, "left");
+      require(sleuth_pending_reads.top == Top + 1, "x and the return value pending");
+      U.def(Y);
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a"), Names{});
+  EXPECT_EQ(ctrlOf(G, "a"), Names{});
+  EXPECT_EQ(dataOf(G, "v"), Names{"a"});
+  EXPECT_EQ(dataOf(G, "y"), (Names{"<S::S() return value>", "x"}));
+  EXPECT_EQ(ctrlOf(G, "y"), Names{"loop"});
+  EXPECT_EQ(hits(G, "a"), 3u);
+  EXPECT_EQ(hits(G, "<S::S() return value>"), 3u);
 }
 
 TEST_F(TrackerTest, ReturnAfterALongjmpLeavesTheReturningFunctionsOwnFrame) {

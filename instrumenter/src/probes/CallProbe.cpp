@@ -60,7 +60,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
       Key = FunctionInstrumenter::calleeKey(Callee);
   }
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
-  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.callSiteControl(Site);
   // Arguments free of side effects that read only kept locals (f(L, n - 1)): their origins go
   // with the call probe, one call instead of one per argument.
   std::string Pairs;

@@ -54,21 +54,28 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
                               : "";
   Params += F.Locals.uses(Sep) + F.controlUses(Sep);
   // The call's control, which the groups of controllers start out as (none of their tests has
-  // run in this frame yet).
+  // run in this frame yet), and the quiet control (sleuth_quiet_control), which the sites that
+  // no test of the function controls pass. Not the groups: a site inside a test's condition
+  // (`while (*++p == *++q && *++p == *++q)`) runs before the test's probe, with the group still
+  // as it started, yet it need not run on every call.
   std::string CallControl = F.callControl();
+  std::string Quiet;
+  if (F.usesQuietControl())
+    Quiet = "sleuth_quiet_control(&" + F.Ctx.UnitName + ", " + Func + ", " + CallControl + ")";
   std::string Entry = F.Locals.declarations();
   if (F.isCxx()) {
     Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + Fused +
              "); unsigned " + CallControl + " = __sleuth_frame.control();";
-    std::string Declarations = F.controlDeclarations();
-    // All but the call's control, declared just above with its value.
-    Declarations.erase(0, Declarations.find(';') + 1);
-    Entry += Declarations;
+    if (!Quiet.empty())
+      Entry += " unsigned " + F.quietControl() + " = " + Quiet + ";";
+    Entry += F.controlDeclarations(/*CallControls=*/false);
     for (const std::string &Group : F.groupLocals())
       Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
     Entry += " " + Params;
   } else {
     std::string Groups;
+    if (!Quiet.empty())
+      Groups += "(void)(" + F.quietControl() + " = " + Quiet + "), ";
     for (const std::string &Group : F.groupLocals())
       Groups += "(void)(" + Group + " = " + CallControl + "), ";
     // A declaration, since C89 allows no statement before the body's declarations.

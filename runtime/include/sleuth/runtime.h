@@ -95,6 +95,20 @@ struct sleuth_site_state {
   unsigned data[12];
 } __attribute__((aligned(64)));
 
+/* What the program has recorded of one function, shared by its threads alike: some of the call
+ * controls (1 + a test's node) under which the function returned normally, in eight buckets of
+ * two (a control's bucket by a hash, the latest first: a function called in turn under more
+ * controls than a list of slots holds, as tinyxml2's are, would miss every time).
+ * Its sites that no test of its own controls (the call controls them) ran on every such return
+ * (they post-dominate its entry) and had their edge from that control recorded; so a call under
+ * one of these controls need not record them again: their probes pass no control (the
+ * instrumented function's `quiet control`, see sleuth_quiet_control). */
+struct sleuth_func_state {
+  unsigned completed[16];
+};
+/* The first of the two slots of call control `cc`'s bucket. */
+#define SLEUTH_COMPLETED_SLOT(cc) ((((cc)*0x9e3779b1u) >> 29) * 2u)
+
 struct sleuth_tu {
   const char *path; /* absolute path of the original source file */
   const struct sleuth_site *sites;
@@ -102,7 +116,8 @@ struct sleuth_tu {
   const unsigned *cds; /* local indices of test sites */
   const struct sleuth_func *funcs;
   unsigned num_funcs;
-  struct sleuth_site_state *states; /* one per site, zero-initialized */
+  struct sleuth_site_state *states;      /* one per site, zero-initialized */
+  struct sleuth_func_state *func_states; /* one per function, zero-initialized */
   /* Filled in by the runtime at registration; zero until then. */
   unsigned base; /* 1 + program-wide id of site 0 */
   unsigned func_base;
@@ -121,6 +136,7 @@ struct sleuth_frame {
   struct sleuth_tu *value_tu; /* where its return value goes: a node of the caller's (read  */
   unsigned *value_cache;      /* with this cache), or none (value_tu null): pushed */
   unsigned value_site;
+  struct sleuth_func_state *func_state; /* the function's (null: the bottom frame) */
 };
 /* Argument `position` (1-based; 0 none) read the pending reads from index `at` on. */
 struct sleuth_call_mark {
@@ -308,8 +324,8 @@ SLEUTH_INLINE void *sleuth_getcp(struct sleuth_tu *tu, unsigned *cache, unsigned
  * Each node probe takes `ctl`: 1 + the node of the test that controls this execution, or 0. A
  * node consumes the pending reads of its frame (but the ++/-- whose value is used, which sits
  * inside a larger expression whose reads are not its own: `sleuth_defnow`, `sleuth_setnow`). An
- * execution that adds no edge (no pending reads to consume, its control edge known) only counts
- * a hit, inline; the others call the runtime (`*_slow`). */
+ * execution that adds no edge (the few reads it consumes and its control edge known to its
+ * state) only counts a hit, inline; the others call the runtime (`*_slow`). */
 SLEUTH_PROBE unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                       int consume);
 SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
@@ -317,28 +333,53 @@ SLEUTH_PROBE void sleuth_set_slow(struct sleuth_tu *tu, unsigned site, unsigned 
                                   const volatile void *addr, unsigned long size);
 
 #ifdef SLEUTH_INLINE_WRITES
+/* How many pending reads a node may consume inline: each must be one of the first four origins
+ * its state knows (the runtime keeps the latest in front). Reads are pushed where the
+ * instrumenter cannot name their consumer: inside macro arguments, by calls' return values. */
+#define SLEUTH_QUIET_READS 4
+/* True if `origin` (1 + a node) is among the first four origins that `s` knows. */
+static __inline__ int sleuth_known_origin(const struct sleuth_site_state *s, unsigned origin) {
+  return origin == SLEUTH_LOAD(&s->data[0]) || origin == SLEUTH_LOAD(&s->data[1]) ||
+         origin == SLEUTH_LOAD(&s->data[2]) || origin == SLEUTH_LOAD(&s->data[3]);
+}
+/* True if `s` knows the origins of all the frame's pending reads, which are a few. Apart from
+ * sleuth_quiet: most nodes have nothing pending, and their inline path stays short. */
+static __inline__ int sleuth_known_reads(const struct sleuth_site_state *s) {
+  const struct sleuth_reads *r = &sleuth_pending_reads;
+  const unsigned *p;
+  if (r->top - r->frame > SLEUTH_QUIET_READS)
+    return 0;
+  for (p = r->frame; p != r->top; ++p)
+    if (!sleuth_known_origin(s, *p + 1u))
+      return 0;
+  return 1;
+}
 /* The state of `site` if its execution now adds no edge (see above), else null. */
-static __inline__ struct sleuth_site_state *sleuth_quiet(const struct sleuth_tu *tu, unsigned site,
-                                                         unsigned ctl, int consume) {
+SLEUTH_INLINE struct sleuth_site_state *sleuth_quiet(const struct sleuth_tu *tu, unsigned site,
+                                                     unsigned ctl, int consume) {
   const struct sleuth_reads *r = &sleuth_pending_reads;
   struct sleuth_site_state *s = tu->states + site;
   unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
   /* Unregistered units, and nodes the thread has no count for yet, go to the runtime. */
-  if (base == 0 || base - 1u + site >= r->num_hits || (consume && r->top != r->frame))
+  if (base == 0 || base - 1u + site >= r->num_hits ||
+      (consume && r->top != r->frame && !sleuth_known_reads(s)))
     return SLEUTH_NULL;
   if (ctl != 0 && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
       ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
     return SLEUTH_NULL;
   return s;
 }
-/* Counts an execution of `site` (whose state sleuth_quiet gave); returns 1 + its node. */
-static __inline__ unsigned sleuth_hit(const struct sleuth_tu *tu, unsigned site,
-                                      struct sleuth_site_state *s) {
+/* Counts an execution of `site` (whose state sleuth_quiet gave), consuming the frame's pending
+ * reads if asked; returns 1 + its node. */
+SLEUTH_INLINE unsigned sleuth_hit(const struct sleuth_tu *tu, unsigned site,
+                                  struct sleuth_site_state *s, int consume) {
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned node = tu->base - 1 + site;
   (void)s;
   ++r->hits[node];
   *r->last = node;
+  if (consume)
+    r->top = r->frame;
   return node + 1;
 }
 #endif
@@ -352,7 +393,7 @@ SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned c
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
   if (s)
-    return sleuth_hit(tu, site, s);
+    return sleuth_hit(tu, site, s, 1);
 #endif
   return sleuth_def_slow(tu, site, ctl, 1);
 }
@@ -362,7 +403,7 @@ SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigne
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 0);
   if (s)
-    return sleuth_hit(tu, site, s);
+    return sleuth_hit(tu, site, s, 0);
 #endif
   return sleuth_def_slow(tu, site, ctl, 0);
 }
@@ -371,7 +412,7 @@ SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, 
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
   if (s) {
-    sleuth_hit(tu, site, s);
+    sleuth_hit(tu, site, s, 1);
     return outcome;
   }
 #endif
@@ -398,16 +439,16 @@ SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
       if (size == 8) {
         __atomic_store_n(word, value, __ATOMIC_RELEASE);
         __atomic_store_n(word + 1, value, __ATOMIC_RELEASE);
-        sleuth_hit(tu, site, s);
+        sleuth_hit(tu, site, s, 1);
         return;
       }
       if (size == 4 && (a & 3u) == 0) {
         __atomic_store_n(word, value, __ATOMIC_RELEASE);
-        sleuth_hit(tu, site, s);
+        sleuth_hit(tu, site, s, 1);
         return;
       }
       if (first == value) { /* part of a word that came whole from this site */
-        sleuth_hit(tu, site, s);
+        sleuth_hit(tu, site, s, 1);
         return;
       }
     }
@@ -572,6 +613,46 @@ SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsign
   sleuth_call_argsv(tu, site, ctl, key, consumer, cache, pairs, p1, o1, p2, o2, p3, o3, p4, o4);
 }
 
+#ifdef SLEUTH_INLINE_WRITES
+/* True if `origin` is none or one of the origins whose edges into the node of `s` are recorded
+ * (all slots: a parameter's origins are its callers' arguments, more than the first few). */
+SLEUTH_INLINE int sleuth_known_datum(const struct sleuth_site_state *s, unsigned origin) {
+  unsigned i;
+  if (origin == 0 || origin == SLEUTH_LOAD(&s->data[0]))
+    return 1; /* the common case: a loop's call, or a function called from one place */
+  for (i = 1; i < 12; ++i)
+    if (origin == SLEUTH_LOAD(&s->data[i]))
+      return 1;
+  return 0;
+}
+#endif
+/* True if the function whose state is `f` returned normally under call control `cc` before
+ * (as far as its bucket tells; see sleuth_func_state). */
+SLEUTH_INLINE int sleuth_completed_under(const struct sleuth_func_state *f, unsigned cc) {
+  const unsigned *bucket = f->completed + SLEUTH_COMPLETED_SLOT(cc);
+  return cc == SLEUTH_LOAD(&bucket[0]) || cc == SLEUTH_LOAD(&bucket[1]);
+}
+SLEUTH_PROBE unsigned sleuth_quiet_control_slow(struct sleuth_tu *tu, unsigned func, unsigned cc);
+/* Right after the entry probe of function `func`, whose call's control it returned (cc): the
+ * control that the function's sites controlled by the call pass, its `quiet control`: none (0)
+ * if the function returned normally under cc before, so that their nodes' edges from cc are
+ * recorded already; cc otherwise. Calls keep passing cc on to their callees. */
+SLEUTH_INLINE unsigned sleuth_quiet_control(struct sleuth_tu *tu, unsigned func, unsigned cc) {
+  if (cc == 0 || sleuth_completed_under(tu->func_states + func, cc))
+    return 0;
+  return sleuth_quiet_control_slow(tu, func, cc);
+}
+SLEUTH_PROBE void sleuth_completed_slow(struct sleuth_func_state *state, unsigned func,
+                                        unsigned cc);
+/* Frame f returns normally (not unwound by an exception nor abandoned by a longjmp: the runtime
+ * checks the former, the latter never gets here): its function completed under its call's
+ * control. */
+SLEUTH_INLINE void sleuth_complete(const struct sleuth_frame *f) {
+  if (f->call_control != 0 && f->func_state &&
+      !sleuth_completed_under(f->func_state, f->call_control))
+    sleuth_completed_slow(f->func_state, f->func, f->call_control);
+}
+
 /* sleuth_enter of a function whose parameters 1..count all keep their origins in companions:
  * their nodes are sites first_param .. first_param + count - 1, made here; parameter i's origin
  * is then tu->base + first_param + i (base is 1 + the id of site 0), without another call.
@@ -585,42 +666,48 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
   unsigned long address = (unsigned long)frame_address;
-  if (base != 0 && r->num_calls != 0 && r->num_frames < r->max_frames &&
+  if (base != 0 && r->num_frames < r->max_frames &&
       base - 1u + first_param + count <= r->num_hits &&
       (address == 0 || r->num_frames <= 1 || r->frames[r->num_frames - 1].address == 0 ||
        r->frames[r->num_frames - 1].address > address)) {
-    struct sleuth_call_record *c = &r->calls[r->num_calls - 1];
-    unsigned top = (unsigned)(r->top - r->reads), at = c->reads;
+    struct sleuth_func_state *state = tu->func_states + func;
+    /* No call of the current frame's pending: an entry its caller did not record (a C++
+     * constructor or operator, a callback from uninstrumented code), under no control and with
+     * no arguments' origins, as the runtime would enter it. */
+    struct sleuth_call_record *c =
+        r->num_calls != 0 && r->calls[r->num_calls - 1].depth == r->num_frames
+            ? &r->calls[r->num_calls - 1]
+            : (struct sleuth_call_record *)SLEUTH_NULL;
+    unsigned top = (unsigned)(r->top - r->reads), at = c ? c->reads : top;
+    unsigned ctl = c ? c->ctl : 0u;
+    /* The parameters are controlled by the call: known already under a quiet control. */
+    unsigned quiet = ctl == 0 || sleuth_completed_under(state, ctl);
     unsigned i, k, p,
-        ok = c->depth == r->num_frames && (c->key == key || c->key == 0 || key == 0) &&
-             c->reads <= top &&
-             (c->num_pairs <= SLEUTH_CALL_PAIRS ||
-              (c->num_pairs == ~0u && c->num_marks <= SLEUTH_CALL_MARKS));
+        ok = !c || ((c->key == key || c->key == 0 || key == 0) && c->reads <= top &&
+                    (c->num_pairs <= SLEUTH_CALL_PAIRS ||
+                     (c->num_pairs == ~0u && c->num_marks <= SLEUTH_CALL_MARKS)));
     /* Marks (the general form) delimit each argument's reads on the stack, in the order they
      * were pushed; out of order or past the top (a write inside an argument consumed some),
      * the runtime sorts them out. */
-    for (k = 0; ok && c->num_pairs == ~0u && k < c->num_marks; ++k) {
+    for (k = 0; ok && c && c->num_pairs == ~0u && k < c->num_marks; ++k) {
       ok = c->marks[k].at >= at && c->marks[k].at <= top;
       at = c->marks[k].at;
     }
-    for (i = 0; ok && i < count; ++i) {
+    for (i = 0; ok && c && i < count; ++i) {
       const struct sleuth_site_state *s = tu->states + first_param + i;
-      unsigned ctl = c->ctl;
-      if (ctl != 0 && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
+      if (!quiet && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
           ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
         ok = 0;
       if (c->num_pairs != ~0u) {
         for (k = 0; ok && k < c->num_pairs; ++k)
-          if (c->pairs[2 * k] == i + 1 && !sleuth_cached(c->pairs[2 * k + 1], s->data))
-            ok = 0;
+          if (c->pairs[2 * k] == i + 1)
+            ok = sleuth_known_datum(s, c->pairs[2 * k + 1]);
       } else {
         for (k = 0; ok && k < c->num_marks; ++k)
           if (c->marks[k].position == i + 1)
             for (p = c->marks[k].at; ok && p < (k + 1 < c->num_marks ? c->marks[k + 1].at : top);
                  ++p)
-              ok = sleuth_cached(r->reads[p] + 1, s->data) ||
-                   r->reads[p] + 1 == SLEUTH_LOAD(&s->data[2]) ||
-                   r->reads[p] + 1 == SLEUTH_LOAD(&s->data[3]);
+              ok = sleuth_known_datum(s, r->reads[p] + 1);
       }
     }
     if (ok) {
@@ -629,17 +716,26 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
         ++r->hits[base - 1 + first_param + i];
       if (count != 0)
         *r->last = base - 2 + first_param + count;
-      f->reads = c->reads;
       f->args = r->num_args;
-      f->call_control = c->ctl;
+      f->call_control = ctl;
       f->func = tu->func_base + func;
       f->address = address;
+      f->func_state = state;
+      if (!c) {
+        f->reads = top;
+        f->value_tu = (struct sleuth_tu *)SLEUTH_NULL;
+        f->value_cache = (unsigned *)SLEUTH_NULL;
+        f->value_site = 0;
+        r->frame = r->top;
+        return 0;
+      }
+      f->reads = c->reads;
       f->value_tu = c->value_tu;
       f->value_cache = c->value_cache;
       f->value_site = c->value_site;
       --r->num_calls;
       r->top = r->frame = r->reads + c->reads; /* the arguments' reads are the parameters' */
-      return f->call_control;
+      return ctl;
     }
   }
 #endif
@@ -680,8 +776,9 @@ SLEUTH_LOCAL void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl,
   struct sleuth_frame *f =
       s ? sleuth_leaving_frame(frame_address) : (struct sleuth_frame *)SLEUTH_NULL;
   if (f) {
-    unsigned value = sleuth_hit(tu, site, s);
+    unsigned value = sleuth_hit(tu, site, s, 1);
     struct sleuth_tu *value_tu = f->value_tu;
+    sleuth_complete(f);
     unsigned *value_cache = f->value_cache;
     unsigned value_site = f->value_site;
     sleuth_pop_frame(f);
@@ -699,6 +796,7 @@ SLEUTH_LOCAL void sleuth_leave(const void *frame_address) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_frame *f = sleuth_leaving_frame(frame_address);
   if (f) {
+    sleuth_complete(f);
     sleuth_pop_frame(f);
     return;
   }
