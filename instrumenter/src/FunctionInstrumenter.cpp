@@ -25,7 +25,11 @@ FunctionInstrumenter::FunctionInstrumenter(Context &Ctx, const FunctionDecl *Fun
 
 unsigned FunctionInstrumenter::calleeKey(const FunctionDecl *F) {
   // Identifies a callee by its qualified name, so that a function entered from an
-  // uninstrumented caller (a callback) is not taken for the callee of an older call.
+  // uninstrumented caller (a callback) is not taken for the callee of an older call. A call
+  // names an instantiation (`Arr<char, 20>::Push`), whose entry probe is in the template it was
+  // instantiated from (`Arr::Push`): the template's name, on both sides.
+  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+    F = Pattern;
   std::string N = F->getQualifiedNameAsString();
   unsigned Key = unsigned(llvm::xxh3_64bits(N));
   return Key ? Key : 1;

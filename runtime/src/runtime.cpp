@@ -501,14 +501,22 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
   Frame F{};
   F.address = Address;
   F.args = static_cast<unsigned>(T.ArgOrigins.size());
-  // Match the caller's call record: drop records of calls whose callee never entered.
-  while (!T.Calls.empty() && T.Calls.back().depth == Depth) {
-    CallRecord &C = T.Calls.back();
+  // Match the caller's call record: the latest of the current frame's for this callee. Records
+  // above it are of calls made since (in its arguments) whose callee never entered: dropped.
+  // With none, the entry is a call the caller did not record (a C++ constructor or conversion
+  // inside another call's arguments, a callback from uninstrumented code), and the records
+  // stay for the callees they are waiting for.
+  size_t Match = T.Calls.size();
+  while (Match > 0 && T.Calls[Match - 1].depth == Depth) {
+    const CallRecord &C = T.Calls[Match - 1];
     if (C.key == 0 || Key == 0 || C.key == Key)
       break;
-    T.Calls.pop_back();
+    --Match;
   }
-  if (!T.Calls.empty() && T.Calls.back().depth == Depth) {
+  bool Matched = Match > 0 && T.Calls[Match - 1].depth == Depth;
+  if (Matched)
+    T.Calls.resize(Match);
+  if (Matched) {
     CallRecord &C = T.Calls.back(); // popped below, once its marks are read
     // Argument i read what was read between its mark and the next mark (evaluation order of
     // arguments is unspecified, so sort marks by position). Stable, for the marks at one

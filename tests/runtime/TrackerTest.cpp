@@ -2105,6 +2105,50 @@ TEST_F(TrackerTest, AnEntryWithoutACallRecordHasNoControlNorArguments) {
   EXPECT_EQ(hits(G, "<S::S() return value>"), 3u);
 }
 
+TEST_F(TrackerTest, AnUnrecordedEntryInsideAnArgumentLeavesTheCallsRecord) {
+  // main() { if (t) y = f(x + S().v); } where the constructor S() (no call syntax, no record)
+  // runs while f's arguments are evaluated, after f's record was pushed: f's record stays for
+  // f, whose parameter then reads x and S's value, under t. Twice: through the runtime, then
+  // inline.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Main = U.func("main"), S = U.func("S::S"), F = U.func("f");
+    unsigned T = U.site(TestSite, "t", Main), X = U.site(VarSite, "x", Main);
+    unsigned CallF = U.site(CallSite, "<call f>", Main, {T});
+    unsigned Y = U.site(VarSite, "y", Main, {T});
+    unsigned V = U.site(VarSite, "v", S), RetS = U.site(RetSite, "<S::S() return value>", S);
+    unsigned A = U.site(ParamSite, "a", F), RetF = U.site(RetSite, "<f() return value>", F);
+    unsigned Cache[2] = {};
+    U.enter(Main);
+    unsigned Ox = U.def(X);
+    for (unsigned K = 0; K < 2; ++K) {
+      U.test(T);
+      sleuth_callv(U.tu(), CallF, U.origin(T), 11, Y, Cache);
+      sleuth_arg(U.tu(), CallF, 1);
+      sleuth_use(Ox);
+      unsigned Cs = sleuth_enter_params(U.tu(), S, 12, nullptr, 0, 0);
+      require(Cs == 0, "S entered without a record");
+      unsigned Qs = sleuth_quiet_control(U.tu(), S, Cs);
+      sleuth_def(U.tu(), V, Qs);
+      sleuth_use(U.origin(V));
+      sleuth_ret(U.tu(), RetS, Qs, nullptr);
+      unsigned Cf = sleuth_enter_params(U.tu(), F, 11, nullptr, A, 1);
+      require(Cf == U.origin(T), "f's record was kept for f");
+      sleuth_use(U.origin(A));
+      sleuth_ret(U.tu(), RetF, sleuth_quiet_control(U.tu(), F, Cf), nullptr);
+      U.def(Y);
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a"), (Names{"<S::S() return value>", "x"}));
+  EXPECT_EQ(ctrlOf(G, "a"), Names{"t"});
+  EXPECT_EQ(ctrlOf(G, "v"), Names{});
+  EXPECT_EQ(dataOf(G, "y"), Names{"<f() return value>"});
+  EXPECT_EQ(hits(G, "a"), 2u);
+}
+
 TEST_F(TrackerTest, ReturnAfterALongjmpLeavesTheReturningFunctionsOwnFrame) {
   // main calls f, which calls g, which calls h; h longjmps back into f (a setjmp in f), which
   // then returns. f's return must leave f's own frame, not h's or g's that are still on top,

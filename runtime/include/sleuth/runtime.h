@@ -671,21 +671,25 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
       (address == 0 || r->num_frames <= 1 || r->frames[r->num_frames - 1].address == 0 ||
        r->frames[r->num_frames - 1].address > address)) {
     struct sleuth_func_state *state = tu->func_states + func;
-    /* No call of the current frame's pending: an entry its caller did not record (a C++
-     * constructor or operator, a callback from uninstrumented code), under no control and with
-     * no arguments' origins, as the runtime would enter it. */
-    struct sleuth_call_record *c =
-        r->num_calls != 0 && r->calls[r->num_calls - 1].depth == r->num_frames
-            ? &r->calls[r->num_calls - 1]
-            : (struct sleuth_call_record *)SLEUTH_NULL;
-    unsigned top = (unsigned)(r->top - r->reads), at = c ? c->reads : top;
-    unsigned ctl = c ? c->ctl : 0u;
+    /* The caller's record for this callee: the latest of the current frame's records. With
+     * none, the entry is a call its caller did not record (a C++ constructor or conversion, a
+     * callback from uninstrumented code), under no control and with no arguments' origins, as
+     * the runtime would enter it; the records stay for their callees. A match below the top
+     * (records above it of calls whose callee never entered) is the runtime's. */
+    struct sleuth_call_record *c = (struct sleuth_call_record *)SLEUTH_NULL;
+    unsigned i, k, p, ok = 1, top = (unsigned)(r->top - r->reads), at = top, ctl = 0u, quiet;
+    for (k = r->num_calls; k > 0 && r->calls[k - 1].depth == r->num_frames; --k)
+      if (r->calls[k - 1].key == key || r->calls[k - 1].key == 0 || key == 0) {
+        c = &r->calls[k - 1];
+        ok = k == r->num_calls && c->reads <= top &&
+             (c->num_pairs <= SLEUTH_CALL_PAIRS ||
+              (c->num_pairs == ~0u && c->num_marks <= SLEUTH_CALL_MARKS));
+        at = c->reads;
+        ctl = c->ctl;
+        break;
+      }
     /* The parameters are controlled by the call: known already under a quiet control. */
-    unsigned quiet = ctl == 0 || sleuth_completed_under(state, ctl);
-    unsigned i, k, p,
-        ok = !c || ((c->key == key || c->key == 0 || key == 0) && c->reads <= top &&
-                    (c->num_pairs <= SLEUTH_CALL_PAIRS ||
-                     (c->num_pairs == ~0u && c->num_marks <= SLEUTH_CALL_MARKS)));
+    quiet = ctl == 0 || sleuth_completed_under(state, ctl);
     /* Marks (the general form) delimit each argument's reads on the stack, in the order they
      * were pushed; out of order or past the top (a write inside an argument consumed some),
      * the runtime sorts them out. */
