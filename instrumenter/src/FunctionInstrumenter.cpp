@@ -276,6 +276,27 @@ bool FunctionInstrumenter::hasTry(const Stmt *S) {
   return false;
 }
 
+bool FunctionInstrumenter::callsSetjmp(const Stmt *S) {
+  // One more local live across a second return of setjmp is one more variable GCC warns
+  // might be clobbered (-Wclobbered, in -Wextra): a build under -Werror must not see it.
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      if (Callee->hasAttr<ReturnsTwiceAttr>())
+        return true;
+      if (const IdentifierInfo *Id = Callee->getIdentifier())
+        if (llvm::is_contained(
+                {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx", "vfork", "getcontext"},
+                Id->getName()))
+          return true;
+    }
+  for (const Stmt *Child : S->children())
+    if (callsSetjmp(Child))
+      return true;
+  return false;
+}
+
 bool FunctionInstrumenter::run() {
   const Stmt *Body = Function->getBody();
   if (!Body || !isa<CompoundStmt>(Body))
@@ -442,7 +463,7 @@ void FunctionInstrumenter::computeControlDependences() {
   std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), &Parents));
   if (!Map)
     return;
-  QuietControls = !hasTry(Body);
+  QuietControls = !hasTry(Body) && !callsSetjmp(Body);
   // Direct control dependences (the post-dominance frontier, not Clang's iterated one): a site
   // inside `if (b)` inside `while (a)` is controlled by b alone, as b itself is by a. The runtime
   // picks the latest executed of a site's controllers, which among the transitive ones was the

@@ -63,7 +63,8 @@ public:
   /// test controls pass instead of the call's. Only where usesQuietControl().
   std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }
   /// True if the sites that no test controls run on every normal return (known once the
-  /// function has been analysed): the function has a CFG and no try statement.
+  /// function has been analysed): the function has a CFG and no try statement; and it calls
+  /// no setjmp (whose second return GCC's -Wclobbered would warn about the local for).
   bool usesQuietControl() const { return QuietControls; }
   /// A fresh local of the function's for the address of a write's target whose lvalue has
   /// side effects (`*p++ = v`), taken once before the store (declared by the entry probe).
@@ -129,6 +130,7 @@ public:
 private:
   bool hasHiddenReturn(const clang::Stmt *S) const;
   static bool hasTry(const clang::Stmt *S);
+  static bool callsSetjmp(const clang::Stmt *S);
   void walk(const clang::Stmt *S);
   void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);

@@ -354,7 +354,8 @@ TEST_F(RewriteTest, OnlySitesThatRunOnEveryCallTakeTheQuietControl) {
   // The quiet control stands for the call's only where a normal return implies the site ran:
   // not for calls (the callee takes the call's control), not for the groups of controllers
   // (sites inside a test's condition), not under a branch that is no test site (a macro's
-  // `if`), not in a function with a try statement (the CFG has no edges for exceptions).
+  // `if`), not in a function with a try statement (the CFG has no edges for exceptions) nor one
+  // that calls setjmp.
   std::string C = rewrite("quiet.c", "int g(int);\n"
                                      "#define WHEN(c, s) if (c) s\n"
                                      "int f(int a) {\n"
@@ -387,6 +388,21 @@ TEST_F(RewriteTest, OnlySitesThatRunOnEveryCallTakeTheQuietControl) {
   EXPECT_TRUE(
       std::regex_search(C, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, __sleuth_cq0, ")))
       << C;
+
+  // A function calling setjmp keeps the call's control: GCC's -Wclobbered (in -Wextra) would
+  // warn about one more local live across setjmp's second return.
+  std::string Jump = rewrite("jump.c", "#include <setjmp.h>\n"
+                                       "static jmp_buf env;\n"
+                                       "int f(int a) {\n"
+                                       "  int x = a + 1;\n"
+                                       "  if (setjmp(env) == 0)\n"
+                                       "    x = 2;\n"
+                                       "  return x;\n"
+                                       "}\n");
+  EXPECT_EQ(Jump.find("__sleuth_cq0"), std::string::npos) << Jump;
+  EXPECT_TRUE(
+      std::regex_search(Jump, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, __sleuth_cc0, ")))
+      << Jump;
 
   std::string Cxx = rewrite("quiet.cpp", "int g(int);\n"
                                          "int f(int a) {\n"
