@@ -211,6 +211,19 @@ rw_stats() {
     }'
 }
 
+# rw_compiled_all MODE FAMILY: fails if the instrumented text of some source did not compile
+# (`compile-failed`: the wrapper compiled the original instead, which keeps the build going but
+# is an instrumenter bug). Sources Clang cannot parse are left alone and only counted.
+rw_compiled_all() {
+  local stats=$work/wrappers-$1-$2/stats.tsv failed line
+  # As rw_stats: configure scripts' probe sources (deleted after the probe) do not count.
+  failed=$(while IFS= read -r line; do
+    if [ -e "${line%%$'\t'*}" ]; then printf '%s\n' "$line"; fi
+  done <"$stats" | awk -F'\t' '{ last[$1] = $0 } END { for (f in last) { split(last[f], c, "\t"); if (c[3] == "compile-failed") print f ": " c[8] } }')
+  [ -z "$failed" ] || fail "$1/$2: instrumented sources did not compile:
+$failed"
+}
+
 rw_report() {
   local line
   for line in "${summary[@]}"; do echo "$PKG: $line"; done

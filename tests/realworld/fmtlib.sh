@@ -55,6 +55,7 @@ for family in "${families[@]}"; do
     first=${tests[0]}; [ "$first" = all ] && first=core-test
     [ -s "$inst.run/$first.sleuth" ] || fail "$mode/$family: $first wrote no $mode file"
     summary+=("$mode/$family: $n test programs ($failed failing natively), $passed gtest cases passed, same output and status both ways; $(rw_stats "$mode" "$family")")
+    rw_compiled_all "$mode" "$family"
   done
 done
 rw_report

@@ -55,6 +55,7 @@ for family in "${families[@]}"; do
     [ -s "$inst.run/suite.sleuth" ] || fail "$mode/$family: lua wrote no $mode file"
     n=$(ls "$native.run"/*.status | wc -l)
     summary+=("$mode/$family: $n runs (make test, $(ls "$scripts"/*.lua | wc -l) scripts through lua and luac) same output, status and bytecode; $(rw_stats "$mode" "$family")")
+    rw_compiled_all "$mode" "$family"
   done
 done
 rw_report

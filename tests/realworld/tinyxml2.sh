@@ -48,6 +48,7 @@ for family in "${families[@]}"; do
     [ -s "$inst.run/xmltest.sleuth" ] || fail "$mode/$family: xmltest wrote no $mode file"
     checks=$(grep -o 'Pass [0-9]*, Fail [0-9]*' "$native.run/xmltest.out" | tail -n 1)
     summary+=("$mode/$family: ctest $(cat "$native.run/ctest.result") both ways, xmltest same output ($checks), same files written; $(rw_stats "$mode" "$family")")
+    rw_compiled_all "$mode" "$family"
   done
 done
 rw_report

@@ -57,6 +57,7 @@ for family in "${families[@]}"; do
     rw_compare_dirs "$native.run" "$inst.run" "$mode/$family"
     [ -s "$inst.run/example.sleuth" ] || fail "$mode/$family: example wrote no $mode file"
     summary+=("$mode/$family: make test $(cat "$native.run/make-test.result") both ways ($(cat "$native.run/make-test.ok") test OK lines), 7 test programs same output and status; $(rw_stats "$mode" "$family")")
+    rw_compiled_all "$mode" "$family"
   done
 done
 rw_report

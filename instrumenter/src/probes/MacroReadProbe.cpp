@@ -54,8 +54,11 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
 
 bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   auto Found = F.MacroReads.find(E);
-  // A glvalue stays one: in C a comma expression is no lvalue (`TOP(L) = v`, `&FIELD(p)`).
-  if (Found == F.MacroReads.end() || E->isGLValue())
+  // A glvalue stays one: in C a comma expression is no lvalue (`TOP(L) = v`, `&FIELD(p)`). So
+  // does a macro argument read here (the conversion of `state->check` has the argument's text)
+  // and written in another place of the same expansion (zlib's `CRC2(state->check, hold)`
+  // assigns `check = crc32(check, ...)`): the text is the argument's, for both.
+  if (Found == F.MacroReads.end() || E->isGLValue() || E->IgnoreParenImpCasts()->isGLValue())
     return false;
   CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())

@@ -17,6 +17,29 @@
     (b) = swap_tmp;                                                                               \
   } while (0)
 
+/* The argument is read and assigned in one expansion (zlib's CRC2): the read of `state` inside
+ * it must not wrap the argument's text, which the assignment needs as an lvalue. */
+#define MIX_INTO(check, word)                                                                     \
+  do {                                                                                            \
+    mixbuf[0] = (unsigned char)(word);                                                            \
+    check = mix(check, mixbuf[0]);                                                                \
+  } while (0)
+
+static unsigned char mixbuf[2];
+
+static unsigned long mix(unsigned long check, unsigned char c) { return check * 31u + c; }
+
+struct checked {
+  unsigned long check;
+};
+
+static unsigned long mix_all(struct checked *state, const char *text) {
+  unsigned hold;
+  for (hold = 0; text[hold] != '\0'; hold++)
+    MIX_INTO(state->check, text[hold]);
+  return state->check;
+}
+
 struct flags {
   unsigned ready : 1;
   unsigned level : 3;
@@ -186,6 +209,11 @@ int main(void) {
   total = -1000;
 done:
   total += counter() + counter();
+  {
+    struct checked sum;
+    sum.check = 7;
+    total += (int)(mix_all(&sum, "sleuth") % 100u);
+  }
   assert(total > 0 && find_char("abc", 'b') != 0);
   assert(nothing() == NULL);
   printf("q=%d b=%d f=%u/%u pair=%d,%d copy=%d,%d buffer=%s\n", q, b, f.ready, f.level,
