@@ -1,6 +1,7 @@
 // Members of a class template, called on an instantiation (`Stack<int, 4>::push`): each call
 // reaches the template's entry probe, so the parameter depends on the caller's argument and the
-// callee's statements on the test that controlled the call.
+// callee's statements on the test that controlled the call. Inside the members, reads and writes
+// whose types wait for the instantiation (`items[size++] = value`) are recorded too.
 #include <cstdio>
 
 template <class T, int N> class Stack {

@@ -261,6 +261,25 @@ bool hasAddress(const Expr *LValue) {
   return true;
 }
 
+bool isUnresolved(const Expr *E) {
+  return E->getType()->isSpecificBuiltinType(BuiltinType::Dependent);
+}
+
+bool isLvalueInEveryInstantiation(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!E->isLValue() || isUnresolved(E) || E->containsUnexpandedParameterPack() || !hasAddress(E))
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return isa<VarDecl>(Ref->getDecl());
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl, VarDecl>(Member->getMemberDecl());
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Deref;
+  return false;
+}
+
 std::string typeOfC(QualType T, const ASTContext &Ast) {
   PrintingPolicy Policy(Ast.getLangOpts());
   Policy.SuppressTagKeyword = false;

@@ -133,6 +133,14 @@ public:
 bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
+/// In a template pattern, an expression whose meaning waits for the instantiation (an operator
+/// that may be overloaded, a call that may resolve to anything): `<dependent type>`.
+bool isUnresolved(const clang::Expr *E);
+/// In a template pattern, an expression that is an addressable lvalue in every instantiation:
+/// a variable, a field (not a bit-field), or a builtin subscript or `*` that Clang resolved
+/// already (`items[i]` of `T items[N]`, `*p` of `T *p`). A dependent member of an object of
+/// dependent type, or an operator that may be overloaded, may become anything.
+bool isLvalueInEveryInstantiation(const clang::Expr *E);
 /// `&(` opening a C probe's address argument of an lvalue of type T (closed by `)`). The
 /// runtime takes `const void *` and `void *`: the address of a volatile lvalue goes through an
 /// integer, which drops the qualifier without -Wdiscarded-qualifiers or -Wcast-qual (the

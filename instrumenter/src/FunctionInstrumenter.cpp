@@ -412,8 +412,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       ReadProbe::instrument(Cast, *this);
     return;
   }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-    ReadProbe::instrumentDependent(Ref, *this);
+  if (isa<DeclRefExpr, MemberExpr, ArraySubscriptExpr>(S)) {
+    ReadProbe::instrumentDependent(cast<Expr>(S), *this);
     return;
   }
   if (const auto *B = dyn_cast<BinaryOperator>(S)) {
@@ -430,6 +430,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
   if (const auto *U = dyn_cast<UnaryOperator>(S)) {
     if (U->isIncrementDecrementOp())
       WriteProbe::instrument(U, *this);
+    else if (U->getOpcode() == UO_Deref)
+      ReadProbe::instrumentDependent(U, *this);
     return;
   }
   if (const auto *D = dyn_cast<DeclStmt>(S)) {

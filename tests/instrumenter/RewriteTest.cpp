@@ -443,3 +443,53 @@ TEST_F(RewriteTest, CxxLocalsWrittenThroughAnAssignmentsResultStayInTheShadow) {
                              {"-std=c++17"});
   expectPlaces(Text, {"m", "n", "a"}, {"i", "k"});
 }
+
+TEST_F(RewriteTest, ClassTemplateMembersAreReadAndWrittenWhateverTheirTypes) {
+  // In a template pattern Clang leaves out the conversions and operators that wait for the
+  // instantiation: reads are taken by syntax where the operand is an lvalue in every
+  // instantiation, and assignments that may call an operator= are recorded beside them.
+  std::string Text = rewrite("t.cpp",
+                             "template <class T, int N> struct Ring {\n"
+                             "  T Items[N];\n"
+                             "  int Next = 0;\n"
+                             "  void push(const T &V) { Items[Next++ % N] = V; }\n"
+                             "  void put(int I, const T &V) { Items[I] = V; }\n"
+                             "  T &at(int I) { return Items[I]; }\n"
+                             "  T copyAt(int I) const { return Items[I]; }\n"
+                             "  T first() const { T F = Items[0]; return F; }\n"
+                             "};\n"
+                             "template <class C> bool any(C &Box) { return Box[0]; }\n"
+                             "struct P { int V; };\n"
+                             "P make();\n"
+                             "int use() {\n"
+                             "  Ring<int, 2> R;\n"
+                             "  R.push(1);\n"
+                             "  R.put(0, 2);\n"
+                             "  int A[1] = {1};\n"
+                             "  return R.at(0) + R.copyAt(1) + R.first() + any(A) + make().V;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  auto Has = [&](const std::string &Pattern) {
+    return std::regex_search(Text, std::regex(Pattern));
+  };
+  // Members of the class template (typed through `this`, which is dependent).
+  EXPECT_TRUE(Has("sleuth::wrote\\(&__sleuth_tu, [0-9]+u, [^,]+, Next\\)\\+\\+")) << Text;
+  // A target with side effects: its address is kept by the runtime until the store is done.
+  EXPECT_TRUE(Has("\\(\\(void\\)\\(sleuth::target\\(&__sleuth_tu, [0-9]+u, [^,]+, Items\\[.*"
+                  "\\]\\) = " +
+                  checked("sleuth::rdc") + "V\\)\\), \\(void\\)sleuth_commit\\(\\)\\)"))
+      << Text;
+  // A repeatable target is named again after the store.
+  EXPECT_TRUE(Has("\\), sleuth_set\\(&__sleuth_tu, [0-9]+u, [^,]+, "
+                  "__builtin_addressof\\(Items\\[I\\]\\), sizeof\\(Items\\[I\\]\\)\\)\\)"))
+      << Text;
+  // Returned by reference: no read; by value, and copied into a variable: read.
+  EXPECT_TRUE(Has("return Items\\[" + checked("sleuth::rdc") + "I\\)\\]; \\}")) << Text;
+  EXPECT_TRUE(Has("return " + checked("sleuth::rdc") + "Items\\[")) << Text;
+  EXPECT_TRUE(Has("T F = " + checked("sleuth::rdc") + "Items\\[0\\]\\)")) << Text;
+  // The object of a subscript that may be its class's operator[] is not read by it.
+  EXPECT_TRUE(Has("return Box\\[0\\]")) << Text;
+  // A member of a temporary is an xvalue: no read (sleuth::rd takes lvalues).
+  EXPECT_TRUE(Has("make\\(\\)\\)?\\.V")) << Text;
+  EXPECT_FALSE(Has("sleuth::rdc?\\([^;]*make\\(\\)\\)?\\.V\\)")) << Text;
+}

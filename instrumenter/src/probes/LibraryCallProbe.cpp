@@ -12,8 +12,12 @@ static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F) {
   if (!E || !E->isLValue() || E->isInstantiationDependent())
     return false;
   // A temporary bound to a `const T&` parameter is an lvalue, but its text (`std::string("b")`)
-  // is a prvalue that sleuth::rd(T&) cannot take; it has no earlier writes to read anyway.
-  if (isa<MaterializeTemporaryExpr>(E->IgnoreParens()))
+  // is a prvalue that sleuth::rd(T&) cannot take; it has no earlier writes to read anyway. So
+  // is the object of a conversion of a returned proxy (`static_cast<int>(bits[0])`), under a
+  // no-op cast that adds `const`.
+  // (IgnoreParenImpCasts skips the temporary too: the prvalue under it is what is left.)
+  const Expr *Core = E->IgnoreParenImpCasts();
+  if (isa<MaterializeTemporaryExpr>(Core) || !Core->isLValue())
     return false;
   QualType T = E->getType();
   if (!T->isRecordType() || T->isIncompleteType() || !hasAddress(E))

@@ -11,9 +11,10 @@ namespace sleuth::instrumenter {
 class ReadProbe {
 public:
   static bool instrument(const clang::ImplicitCastExpr *Cast, FunctionInstrumenter &F);
-  /// In a template pattern there are no implicit conversions: a variable of dependent type
-  /// used as an operand is taken as a read, by syntax.
-  static bool instrumentDependent(const clang::DeclRefExpr *Ref, FunctionInstrumenter &F);
+  /// In a template pattern, an operand whose type or whose operator waits for the instantiation
+  /// has no implicit conversion: an lvalue that is one in every instantiation (a variable, a
+  /// field, a builtin subscript or `*`) used as such an operand is taken as a read, by syntax.
+  static bool instrumentDependent(const clang::Expr *L, FunctionInstrumenter &F);
 
   /// The forms of a read of a local kept in the companion Origin.
   static FunctionInstrumenter::ReadForms keptRead(const std::string &Origin,

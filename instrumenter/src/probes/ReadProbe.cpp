@@ -51,8 +51,13 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
     F.countProbe();
     return true;
   }
+  // In a template pattern, C++'s probes are templates themselves: an lvalue converted to a value
+  // there is one in every instantiation, whatever its type.
+  // A member of a temporary (`make().field`) is an xvalue, which sleuth::rd(T&) cannot take; it
+  // has no earlier writes to read anyway.
   if (!hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() || isConstantUse(L) ||
-      L->isInstantiationDependent())
+      (F.isCxx() && !L->isLValue()) || (L->isInstantiationDependent() && !F.isCxx()) ||
+      L->containsUnexpandedParameterPack())
     return false;
   CharSourceRange R = F.Ctx.fileRange(L);
   if (R.isInvalid()) {
@@ -78,41 +83,100 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   return true;
 }
 
-bool ReadProbe::instrumentDependent(const DeclRefExpr *Ref, FunctionInstrumenter &F) {
-  if (!F.isCxx() || !Ref->isTypeDependent() || Ref->containsUnexpandedParameterPack())
+// Whether the use of L (whose parent, parentheses aside, is Parent) in a template pattern reads
+// its value, by syntax: the pattern has no lvalue-to-rvalue conversions where the operand or the
+// operator waits for the instantiation.
+static bool isValueUse(const Expr *L, const Stmt *Parent, FunctionInstrumenter &F) {
+  if (!Parent)
     return false;
-  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-  if (!Var || !Var->hasLocalStorage() || Var->isConstexpr() || isa<DecompositionDecl>(Var))
+  // An implicit conversion is there: a read by conversion (ReadProbe::instrument), or none.
+  if (isa<ImplicitCastExpr>(Parent))
     return false;
-  // Uses that are not reads of the value: written, address taken, member access, called,
-  // returned (FrameProbe records that one without wrapping it).
-  const Stmt *Child = Ref;
-  const Stmt *Parent = F.Ctx.parent(Ref);
-  while (Parent && isa<ParenExpr>(Parent)) {
-    Child = Parent;
-    Parent = F.Ctx.parent(Parent);
+  // Written, address taken, incremented.
+  if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+    if (U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp())
+      return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+    if ((B->isAssignmentOp() && B->getLHS()->IgnoreParens() == L) ||
+        (B->getOpcode() == BO_Comma && B->getLHS()->IgnoreParens() == L))
+      return false;
+  // The object of an operator that may be a member's (`v[i]`, `*it`, `f()`) is not read by
+  // it, unless it is a pointer.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent))
+    if (Op->getNumArgs() > 0 && Op->getArg(0)->IgnoreParens() == L &&
+        (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+         Op->getOperator() == OO_MinusMinus || Op->getOperator() == OO_Amp ||
+         (!L->getType()->isPointerType() &&
+          (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star ||
+           Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Call))))
+      return false;
+  if (const auto *C = dyn_cast<CallExpr>(Parent))
+    if (C->getCallee()->IgnoreParens() == L)
+      return false;
+  // A member's base is read where it is a pointer (`p->next`), not an object (`s.size`).
+  if (const auto *M = dyn_cast<MemberExpr>(Parent))
+    return M->isArrow() && L->getType()->isPointerType();
+  if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(Parent))
+    return M->isArrow() && L->getType()->isPointerType();
+  // Bound to a reference, not read.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
+    return !Cast->getTypeAsWritten()->isReferenceType();
+  // A returned local keeps its implicit move (FrameProbe records that read without wrapping);
+  // a function returning a reference reads nothing.
+  if (isa<ReturnStmt>(Parent)) {
+    QualType Returned = F.Function->getReturnType();
+    return !isa<DeclRefExpr>(L) && !Returned->isReferenceType() &&
+           !Returned->getContainedAutoType();
   }
-  if (Parent) {
-    if (const auto *U = dyn_cast<UnaryOperator>(Parent))
-      if (U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp())
-        return false;
-    if (const auto *B = dyn_cast<BinaryOperator>(Parent))
-      if (B->isAssignmentOp() && B->getLHS()->IgnoreParens() == Ref)
-        return false;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent))
-      if (Op->getNumArgs() > 0 && Op->getArg(0)->IgnoreParens() == Ref &&
-          (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
-           Op->getOperator() == OO_MinusMinus || Op->getOperator() == OO_Amp))
-        return false;
-    if (const auto *C = dyn_cast<CallExpr>(Parent))
-      if (C->getCallee()->IgnoreParens() == Ref)
-        return false;
-    if (isa<MemberExpr, CXXDependentScopeMemberExpr, ReturnStmt, PackExpansionExpr, CXXForRangeStmt,
-            UnaryExprOrTypeTraitExpr, DeclStmt>(Parent))
+  // The object of a subscript, `*` or `->` that may be an operator of its class (`c[i]`, `*it`)
+  // is not read by it, unless it is a pointer.
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(Parent))
+    if (A->getBase()->IgnoreParens() == L && !L->getType()->isPointerType())
+      return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+    if (U->getOpcode() == UO_Deref && !L->getType()->isPointerType())
+      return false;
+  if (isa<PackExpansionExpr, CXXForRangeStmt, UnaryExprOrTypeTraitExpr, DeclStmt>(Parent))
+    return false;
+  return true;
+}
+
+// A variable initialized by copy (`T x = items[i];`) reads its initializer; a reference binds it.
+static bool readsInitializer(const VarDecl *V) {
+  QualType T = V->getType();
+  const AutoType *Auto = T->getContainedAutoType();
+  return !T->isReferenceType() && !(Auto && Auto->isDecltypeAuto());
+}
+
+bool ReadProbe::instrumentDependent(const Expr *L, FunctionInstrumenter &F) {
+  if (!F.isCxx() || !isLvalueInEveryInstantiation(L) || L->getType()->isArrayType() ||
+      isConstantUse(L))
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(L)) {
+    const auto *Var = cast<VarDecl>(Ref->getDecl());
+    if (!Var->hasLocalStorage() || isa<DecompositionDecl>(Var))
       return false;
   }
-  (void)Child;
-  CharSourceRange R = F.Ctx.fileRange(Ref);
+  const Stmt *Outer = L;
+  const Stmt *Parent = F.Ctx.parent(L);
+  while (Parent && isa<ParenExpr>(Parent)) {
+    Outer = Parent;
+    Parent = F.Ctx.parent(Parent);
+  }
+  // A read by syntax only where no conversion can be: the operand's type, or its parent's
+  // meaning, waits for the instantiation.
+  const auto *ParentExpr = dyn_cast_or_null<Expr>(Parent);
+  if (!L->isTypeDependent() && !(ParentExpr && ParentExpr->isTypeDependent()))
+    return false;
+  // An initializer's parent is its variable, which Parent (a statement) does not hold.
+  const VarDecl *Initialized = nullptr;
+  if (!Parent)
+    if (auto Parents = F.Ctx.Ast.getParents(*Outer); !Parents.empty())
+      if (const auto *V = Parents[0].get<VarDecl>(); V && V->getInit() == Outer)
+        Initialized = V;
+  if (Initialized ? !readsInitializer(Initialized) : !isValueUse(L, Parent, F))
+    return false;
+  CharSourceRange R = F.Ctx.fileRange(L);
   if (R.isInvalid())
     return false;
   F.addRead(R, cxxRead(F));

@@ -6,8 +6,11 @@ namespace sleuth::instrumenter {
 
 static bool canTrackWrite(const Expr *L, FunctionInstrumenter &F) {
   QualType T = L->getType();
+  // In a template pattern, C++'s probes are templates themselves: a builtin assignment or ++
+  // (whose type Clang resolved) writes an lvalue of the same type in every instantiation.
   return hasAddress(L) && !T->isAtomicType() && !T->isVariablyModifiedType() &&
-         !L->isInstantiationDependent() && (F.isCxx() || !typeOfC(T, F.Ctx.Ast).empty());
+         (F.isCxx() ? !L->containsUnexpandedParameterPack() : !L->isInstantiationDependent()) &&
+         (F.isCxx() || !typeOfC(T, F.Ctx.Ast).empty());
 }
 
 // `x` again, as a read: the value of an assignment flows on from the node it created, into
@@ -17,22 +20,31 @@ static std::string rereadC(const Expr *L, const std::string &Text, FunctionInstr
   return Prefix + Text + Suffix;
 }
 
-// In a template pattern the assignment may become a call to any operator=, whose result type is
-// unknown: record the write beside it, by the variable's name, when its value is discarded.
+// In a template pattern an assignment whose operands wait for the instantiation may become a
+// call to any operator=, whose result is unknown: when its value is discarded and its target is
+// an lvalue in every instantiation, the write is recorded beside it, by address: the target's
+// text again if it has no side effects, else its address kept by the runtime (sleuth::target).
 static bool instrumentDependent(const BinaryOperator *Assign, FunctionInstrumenter &F) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!F.isCxx() || !Var || !Var->hasLocalStorage() || !F.Ctx.isDiscarded(Assign) ||
-      Ref->containsUnexpandedParameterPack())
+  const Expr *L = Assign->getLHS()->IgnoreParens();
+  if (!F.isCxx() || !isLvalueInEveryInstantiation(L) || !F.Ctx.isDiscarded(Assign) ||
+      L->getType().isVolatileQualified() || L->getType()->isArrayType())
     return false;
-  CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(Ref);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(L); Ref && isa<DecompositionDecl>(Ref->getDecl()))
+    return false;
+  CharSourceRange RA = F.Ctx.fileRange(Assign), RL = F.Ctx.fileRange(L);
   if (RA.isInvalid() || RL.isInvalid())
     return false;
   std::string Text = F.Ctx.text(RL);
-  unsigned Site = F.addSite(SiteKind::Var, Assign, Ref->getBeginLoc(), Text,
+  unsigned Site = F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text,
                             Assign->isCompoundAssignmentOp() ? CompoundWrite : 0);
   F.claimReads(Assign, Site);
-  F.Ctx.wrapWithWriteAfter(RA, Site, F.control(Site), Text);
+  if (isRepeatable(L, F.Ctx.Ast)) {
+    F.Ctx.wrapWithWriteAfter(RA, Site, F.control(Site), Text);
+  } else { // items[size++] = value
+    F.Ctx.wrap(RL, "sleuth::target(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", ",
+               ")");
+    F.Ctx.wrap(RA, "((void)(", "), (void)sleuth_commit())");
+  }
   F.markConsumed(Assign);
   F.countProbe();
   return true;
@@ -74,7 +86,7 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
   const Expr *L = Assign->getLHS();
   if (const std::string *Origin = F.Locals.companion(L))
     return instrumentLocal(Assign, *Origin, F);
-  if (Assign->isInstantiationDependent())
+  if (isUnresolved(Assign))
     return instrumentDependent(Assign, F);
   if (!canTrackWrite(L, F))
     return false;
@@ -149,7 +161,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     F.countProbe();
     return true;
   }
-  if (!canTrackWrite(L, F))
+  if (!canTrackWrite(L, F) || isUnresolved(IncDec)) // an unresolved ++ may be an operator call
     return false;
   if (F.isCxx() && L->getType().isVolatileQualified())
     return false; // deprecated on volatile objects in C++20; no wrapper may use its result

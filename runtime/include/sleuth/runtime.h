@@ -861,6 +861,16 @@ template <class T> inline T &wrote(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T
   return Lvalue;
 }
 
+/* Remembers Lvalue as the target of write `Site` and yields it, for an assignment in a template
+ * that may call an operator= (whose result may be anything) and whose target has side effects
+ * (`items[size++] = value`): sleuth_commit() after the assignment records the write. */
+template <class T> inline T &target(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
+  sleuth_setp(Tu, Site, Ctl,
+              const_cast<void *>(static_cast<const volatile void *>(__builtin_addressof(Lvalue))),
+              sizeof(T));
+  return Lvalue;
+}
+
 /* Records a read of an lvalue and yields the same lvalue (C++ only: in C the instrumenter
  * writes `((void)sleuth_get(&x, sizeof x), x)` instead): pushed ... */
 template <class T> inline T &rd(T &Lvalue) {
