@@ -77,8 +77,10 @@ std::string FunctionInstrumenter::control(unsigned Site) {
     const std::vector<unsigned> &Controllers = (*Ctx.Sites)[Site].Controllers;
     if (Controllers.empty())
       return QuietControls && !LooseControl.contains(Site) ? quietControl() : callControl();
+    // The edge from the one controller holds for every execution: the runtime writes it for
+    // the node if it ran (StaticControl), and the node's probe need not check it.
     if (ConstantControl.contains(Site))
-      return "(" + Ctx.UnitName + ".base + " + std::to_string(Controllers[0]) + "u)";
+      return std::string("0u");
     return GroupOfSite.at(Site);
   });
 }
@@ -586,8 +588,10 @@ void FunctionInstrumenter::computeControlDependences() {
     for (const Stmt *P = Anchor; P && !Inside; P = Parents.getParent(P))
       Inside = P == Condition;
     if (Block && Condition && !Inside && !BlocksOf[Test].contains(Block) &&
-        !ReachableAvoiding(Test).contains(Block))
+        !ReachableAvoiding(Test).contains(Block)) {
       ConstantControl.insert(SiteId);
+      (*Ctx.Sites)[SiteId].Flags |= StaticControl;
+    }
   }
 }
 

@@ -13,6 +13,9 @@ enum class SiteKind : unsigned { Var = 0, Param = 1, Test = 2, Ret = 3, Assert =
 inline constexpr unsigned CompoundWrite = 1;
 /// Site flag: a test inside an expression whose value reads it; SLEUTH_FLAG_VALUE.
 inline constexpr unsigned ValueTest = 2;
+/// Site flag: its one controller always ran before it in its frame; its probes pass no control
+/// and the runtime writes the edge for it if it ran; SLEUTH_FLAG_STATIC_CONTROL.
+inline constexpr unsigned StaticControl = 4;
 
 struct Site {
   SiteKind Kind;

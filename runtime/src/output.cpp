@@ -95,6 +95,25 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   };
   EmitEdges(&ThreadState::Data, "data ");
   EmitEdges(&ThreadState::Control, "ctrl ");
+  // A site whose one controlling test ran before it on every path passes no control
+  // (SLEUTH_FLAG_STATIC_CONTROL): the edge holds for each of its executions, so it is written
+  // for every such node that ran.
+  for (size_t N = 0; N < R.Sites.size(); ++N) {
+    const SiteRef &S = R.Sites[N];
+    const sleuth_site &Site = S.Tu->sites[S.Index];
+    if (!(Site.flags & SLEUTH_FLAG_STATIC_CONTROL) || Site.cd_count != 1 || !isGraphNode(S))
+      continue;
+    size_t From = N - S.Index + S.Tu->cds[Site.cd_begin];
+    if (From >= FileId.size() || !isGraphNode(R.Sites[From]))
+      continue;
+    bool Ran = false, Recorded = false;
+    for (ThreadState *T : R.Threads) {
+      Ran = Ran || (N < T->Hits.size() && T->Hits[N] != 0);
+      Recorded = Recorded || T->Control.contains(uint32_t(N), uint32_t(From));
+    }
+    if (Ran && !Recorded)
+      W.str("ctrl ").num(FileId[N]).sp().num(FileId[From]).nl();
+  }
   for (ThreadState *T : R.Threads)
     if (T->Last != NoNode && T->Last < FileId.size() && isGraphNode(R.Sites[T->Last]))
       W.str("last ").num(T->Number).sp().num(FileId[T->Last]).nl();

@@ -325,12 +325,14 @@ TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
       std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, "
                                          "__sleuth_cq0, __builtin_frame_address\\(0\\)\\)")))
       << Text;
-  // `x = 1` runs only after `b > 0`: that test's node, as a constant.
+  // `x = 1` runs only after `b > 0`, on every path: the edge from that test holds for each of
+  // its executions, so its probe passes no control and its site says so (the runtime writes
+  // the edge if it ran).
   EXPECT_TRUE(std::regex_search(
       Text, std::regex("if \\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, __sleuth_cq0, [^\\n]*\\n"
-                       "[^\\n]*sleuth_def\\(&__sleuth_tu, [0-9]+u, \\(__sleuth_tu\\.base \\+ "
-                       "\\1u\\)\\)")))
+                       "[^\\n]*sleuth_def\\(&__sleuth_tu, [0-9]+u, 0u\\)\\)")))
       << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("\\{0, 4, 4, 5, 0, [0-9]+, 1, \"x\"\\}"))) << Text;
   // The loop's test runs first when the loop is entered, before `b > a`, which controls it
   // through the back edge: a local that `b > a` sets, the call's control until it does (not
   // the quiet one: a site inside a test's condition runs before the test's probe, with the

@@ -150,6 +150,9 @@ public:
     sleuth_tu *T = tu();
     const ControlFrame &F = controlFrames().back();
     const sleuth_site &S = Sites[Site];
+    // The instrumenter flags a site whose one controller always ran first: its probe passes none.
+    if (S.flags & SLEUTH_FLAG_STATIC_CONTROL)
+      return 0;
     // Before registration no test of this unit can have run (its probe registers it), and
     // base 0 would mistake other units' tests for ours.
     if (T->base != 0)
@@ -871,6 +874,33 @@ TEST_F(TrackerTest, SiteDependsOnItsControllingTest) {
   // controller of its own.
   EXPECT_EQ(dataOf(*R.Graph, "t"), Names{"x"});
   EXPECT_EQ(ctrlOf(*R.Graph, "t"), Names{});
+}
+
+TEST_F(TrackerTest, AStaticControlEdgeIsWrittenForEveryNodeThatRan) {
+  // `if (t) { s = 2; } else { u = 3; }`: s and u have the one controller t, which always ran
+  // before them (SLEUTH_FLAG_STATIC_CONTROL): their probes pass no control, and the edge is
+  // written with the dependence file, for the one that ran only.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned T = U.site(TestSite, "t");
+    unsigned S = U.site(VarSite, "s", 0, {T}, SLEUTH_FLAG_STATIC_CONTROL);
+    unsigned V = U.site(VarSite, "u", 0, {T}, SLEUTH_FLAG_STATIC_CONTROL);
+    U.enter(0);
+    for (int I = 0; I < 3; ++I) {
+      if (U.test(T, 1)) {
+        int s = 2;
+        U.set(S, s);
+      } else {
+        int u = 3;
+        U.set(V, u);
+      }
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(ctrlOf(*R.Graph, "s"), Names{"t"});
+  EXPECT_EQ(ctrlOf(*R.Graph, "u"), Names{});
+  EXPECT_EQ(boost::num_edges(R.Graph->graph()), 1u);
 }
 
 TEST_F(TrackerTest, MostRecentlyExecutedControllerWins) {

@@ -67,6 +67,10 @@ enum sleuth_site_kind {
 #define SLEUTH_FLAG_VALUE                                                                          \
   2u /* a test inside an expression (a && f(), c ? g() : 0): the expression's value reads the      \
       * test (the instrumented code passes that read on as any other) */
+#define SLEUTH_FLAG_STATIC_CONTROL                                                                 \
+  4u /* the site's one controlling test (cds[cd_begin]) ran before it in its frame on every path: \
+      * the edge from it holds for every execution, so its probes pass no control and the edge   \
+      * is written out for the node if it ran */
 
 struct sleuth_site {
   unsigned kind;
