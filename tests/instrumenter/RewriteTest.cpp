@@ -179,6 +179,22 @@ TEST_F(RewriteTest, TemplatesKeepEveryLocalInTheShadow) {
   EXPECT_EQ(Text.find("__sleuth_o0_"), std::string::npos);
 }
 
+TEST_F(RewriteTest, AMacroArgumentReadAndAssignedKeepsItsTextAnLvalue) {
+  // zlib's CRC2(state->check, hold) expands to `check = crc32(check, ...)`: the argument's text
+  // is read in one place and assigned in another. The read of `s` inside it goes before the
+  // whole expansion; the argument stays as it was (a comma expression is no lvalue in C).
+  std::string Text = rewrite("arg.c", "#define BUMP(c) ((c) = (c) * 2 + 1)\n"
+                                      "struct box { int n; };\n"
+                                      "int f(struct box *s) {\n"
+                                      "  int y;\n"
+                                      "  y = BUMP(s->n);\n"
+                                      "  return y;\n"
+                                      "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("y = \\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), BUMP\\(s->n\\)\\)")))
+      << Text;
+}
+
 TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
   std::string Text = rewrite("mac.c", "#define SQUARE(v) ((v) * (v))\n"
                                       "#define SCALED (x * factor)\n"

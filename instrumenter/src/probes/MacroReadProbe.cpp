@@ -30,22 +30,30 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
   if (!V || !Read->getBeginLoc().isMacroID())
     return;
   // The nearest enclosing expression with text of its own is the whole expansion (or one that
-  // contains a macro argument's use): widen it over implicit nodes of the same extent.
+  // contains a macro argument's use): widen it over implicit nodes of the same extent. In C,
+  // not a macro argument that is an lvalue (`state->check`, read through its conversion): the
+  // expansion may assign the same text elsewhere (zlib's `CRC2(state->check, hold)` expands to
+  // `check = crc32(check, ...)`), which a comma expression around it would break; the reads go
+  // before an enclosing expression instead.
   const Stmt *Top = Read;
-  CharSourceRange R;
   while (true) {
-    const Stmt *P = F.Ctx.parent(Top);
-    if (!P || !isa<Expr>(P))
-      return;
-    Top = P;
-    R = F.Ctx.expansionRange(Top);
-    if (R.isValid())
+    CharSourceRange R;
+    while (true) {
+      const Stmt *P = F.Ctx.parent(Top);
+      if (!P || !isa<Expr>(P))
+        return;
+      Top = P;
+      R = F.Ctx.expansionRange(Top);
+      if (R.isValid())
+        break;
+    }
+    while (const Stmt *P = F.Ctx.parent(Top)) {
+      if (!isa<Expr>(P) || F.Ctx.expansionRange(P).getAsRange() != R.getAsRange())
+        break;
+      Top = P;
+    }
+    if (F.isCxx() || !cast<Expr>(Top)->IgnoreParenImpCasts()->isGLValue())
       break;
-  }
-  while (const Stmt *P = F.Ctx.parent(Top)) {
-    if (!isa<Expr>(P) || F.Ctx.expansionRange(P).getAsRange() != R.getAsRange())
-      break;
-    Top = P;
   }
   std::vector<const VarDecl *> &Vars = F.MacroReads[cast<Expr>(Top)];
   if (std::find(Vars.begin(), Vars.end(), V) == Vars.end())
