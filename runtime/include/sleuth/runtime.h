@@ -68,8 +68,8 @@ enum sleuth_site_kind {
   2u /* a test inside an expression (a && f(), c ? g() : 0): the expression's value reads the      \
       * test (the instrumented code passes that read on as any other) */
 #define SLEUTH_FLAG_STATIC_CONTROL                                                                 \
-  4u /* the site's one controlling test (cds[cd_begin]) ran before it in its frame on every path: \
-      * the edge from it holds for every execution, so its probes pass no control and the edge   \
+  4u /* the site's one controlling test (cds[cd_begin]) ran before it in its frame on every path:  \
+      * the edge from it holds for every execution, so its probes pass no control and the edge     \
       * is written out for the node if it ran */
 
 struct sleuth_site {
@@ -701,22 +701,24 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
       ok = c->marks[k].at >= at && c->marks[k].at <= top;
       at = c->marks[k].at;
     }
-    for (i = 0; ok && c && i < count; ++i) {
+    for (i = 0; ok && c && !quiet && i < count; ++i) {
       const struct sleuth_site_state *s = tu->states + first_param + i;
-      if (!quiet && ctl != SLEUTH_LOAD(&s->control[0]) && ctl != SLEUTH_LOAD(&s->control[1]) &&
-          ctl != SLEUTH_LOAD(&s->control[2]) && ctl != SLEUTH_LOAD(&s->control[3]))
-        ok = 0;
-      if (c->num_pairs != ~0u) {
-        for (k = 0; ok && k < c->num_pairs; ++k)
-          if (c->pairs[2 * k] == i + 1)
-            ok = sleuth_known_datum(s, c->pairs[2 * k + 1]);
-      } else {
-        for (k = 0; ok && k < c->num_marks; ++k)
-          if (c->marks[k].position == i + 1)
-            for (p = c->marks[k].at; ok && p < (k + 1 < c->num_marks ? c->marks[k + 1].at : top);
-                 ++p)
-              ok = sleuth_known_datum(s, r->reads[p] + 1);
-      }
+      ok = ctl == SLEUTH_LOAD(&s->control[0]) || ctl == SLEUTH_LOAD(&s->control[1]) ||
+           ctl == SLEUTH_LOAD(&s->control[2]) || ctl == SLEUTH_LOAD(&s->control[3]);
+    }
+    /* Each argument's origins against its parameter's node (positions beyond the parameters:
+     * a variadic function's extra arguments, which no parameter takes). */
+    if (c && c->num_pairs != ~0u) {
+      for (k = 0; ok && k < c->num_pairs; ++k)
+        if (c->pairs[2 * k] - 1u < count)
+          ok = sleuth_known_datum(tu->states + first_param + c->pairs[2 * k] - 1,
+                                  c->pairs[2 * k + 1]);
+    } else if (c) {
+      for (k = 0; ok && k < c->num_marks; ++k)
+        if (c->marks[k].position - 1u < count)
+          for (p = c->marks[k].at; ok && p < (k + 1 < c->num_marks ? c->marks[k + 1].at : top); ++p)
+            ok = sleuth_known_datum(tu->states + first_param + c->marks[k].position - 1,
+                                    r->reads[p] + 1);
     }
     if (ok) {
       struct sleuth_frame *f = &r->frames[r->num_frames++];
