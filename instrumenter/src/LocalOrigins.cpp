@@ -32,6 +32,33 @@ bool isCandidate(const VarDecl *V, const FunctionDecl *Function) {
   return isCandidateType(V->getType());
 }
 
+/// An operand's type that can select no overloaded operator nor bind a reference, whatever the
+/// instantiation: a pointer (`T *` too) or array, or a builtin arithmetic type.
+bool isBuiltinOperandType(QualType T) {
+  if (T->isPointerType() || T->isArrayType())
+    return true;
+  return !T->isDependentType() && T->isArithmeticType() && !T->isEnumeralType();
+}
+
+/// In a template pattern, an expression whose operand waits for the instantiation has no
+/// conversions yet: whether it reads Child's value depends on its meaning. It does, binding no
+/// reference, in a builtin subscript or arithmetic where no operand can be of class or
+/// enumeration type (`_mem[i]` with `_mem` a `T *`), and in a cast to a pointer type
+/// (`static_cast<Item *>(mem)`). ReadProbe::instrumentDependent reads it there.
+bool readsValueInEveryInstantiation(const Expr *Parent, const Stmt *Child) {
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(Parent))
+    return isBuiltinOperandType(A->getBase()->getType()) &&
+           isBuiltinOperandType(A->getIdx()->getType());
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+    return (B->isAdditiveOp() || B->isMultiplicativeOp() || B->isComparisonOp() ||
+            B->isBitwiseOp() || B->isShiftOp() || B->isLogicalOp()) &&
+           isBuiltinOperandType(B->getLHS()->getType()) &&
+           isBuiltinOperandType(B->getRHS()->getType());
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
+    return Cast->getSubExpr() == Child && Cast->getTypeAsWritten()->isPointerType();
+  return false;
+}
+
 /// Collects the candidates and strikes out those with a use that is not a read, an
 /// assignment's target, an operand of ++/-- or unevaluated.
 class UseChecker : public RecursiveASTVisitor<UseChecker> {
@@ -77,6 +104,8 @@ private:
     }
     if (!Parent)
       return false; // a reference's initializer, a default argument...
+    if (const auto *E = dyn_cast<Expr>(Parent); E && E->isTypeDependent())
+      return readsValueInEveryInstantiation(E, Child);
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
       return Cast->getCastKind() == CK_LValueToRValue;
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
@@ -114,7 +143,7 @@ private:
 void LocalOrigins::compute(const FunctionDecl *Function, unsigned FunctionId, Context &Ctx) {
   Index.clear();
   Order.clear();
-  if (Function->isTemplated() || !Function->getBody())
+  if (!Function->getBody())
     return;
   UseChecker Checker(Function, Ctx);
   Checker.TraverseStmt(const_cast<Stmt *>(Function->getBody()));

@@ -23,8 +23,10 @@ class Context;
 
 class LocalOrigins {
 public:
-  /// Finds the function's locals and parameters that qualify (none in templates, whose
-  /// instantiations the pattern's text must fit alike).
+  /// Finds the function's locals and parameters that qualify. In a template pattern only those
+  /// of a type that waits for no instantiation, whose every use Clang resolved to a plain read
+  /// or write there: a use the instantiation resolves (an argument of a dependent call, an
+  /// operand of a possibly overloaded operator) might bind a reference, and strikes it out.
   void compute(const clang::FunctionDecl *Function, unsigned FunctionId, Context &Ctx);
 
   /// The companion of `V`, or null if V keeps its origin in the shadow memory.

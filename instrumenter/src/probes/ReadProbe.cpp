@@ -179,7 +179,11 @@ bool ReadProbe::instrumentDependent(const Expr *L, FunctionInstrumenter &F) {
   CharSourceRange R = F.Ctx.fileRange(L);
   if (R.isInvalid())
     return false;
-  F.addRead(R, cxxRead(F));
+  // A local whose every such use reads its value keeps its origin in a companion (LocalOrigins).
+  if (const std::string *Origin = F.Locals.companion(L))
+    F.addRead(R, keptRead(*Origin, F));
+  else
+    F.addRead(R, cxxRead(F));
   F.countProbe();
   return true;
 }
