@@ -406,12 +406,6 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsi
   return Addr;
 }
 
-int sleuth_decl(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
-                unsigned long Size) {
-  sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
-  return 0;
-}
-
 int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
   makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);

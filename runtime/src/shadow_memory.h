@@ -87,8 +87,9 @@ public:
     sleuth_reads *Published = nullptr; // the thread's, or none
   };
   static_assert(sizeof(sleuth_reads::leaf_keys) / sizeof(unsigned long) == LeafCache::Ways &&
-                    LeafBits == 16 && WordBits == 2 && SplitBit == 0x80000000u,
-                "the inline reads of runtime.h assume this layout");
+                    LeafBits == 16 && WordBits == 2 && SplitBit == SLEUTH_SPLIT &&
+                    PartTag == SLEUTH_PART && PartMaskShift == SLEUTH_PART_SHIFT,
+                "the inline reads and writes of runtime.h assume this layout");
 
   ShadowMemory()
       : Chunks(static_cast<std::atomic<SplitRecord *> *>(allocateZeroed(ChunkTableBytes))) {}

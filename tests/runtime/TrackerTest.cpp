@@ -31,6 +31,33 @@
 #include <unistd.h>
 #include <vector>
 
+// The memory probes' slow paths as the tests' inline probes call them (the link wraps them,
+// tests/runtime/CMakeLists.txt): counted, then the runtime's.
+extern "C" {
+void __real_sleuth_get_slow(const volatile void *Addr, unsigned long Size);
+void __real_sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
+                             const volatile void *Addr, unsigned long Size);
+void __real_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                            unsigned long Size);
+}
+static unsigned long SlowMemoryProbes = 0;
+extern "C" {
+void __wrap_sleuth_get_slow(const volatile void *Addr, unsigned long Size) {
+  ++SlowMemoryProbes;
+  __real_sleuth_get_slow(Addr, Size);
+}
+void __wrap_sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
+                             const volatile void *Addr, unsigned long Size) {
+  ++SlowMemoryProbes;
+  __real_sleuth_getc_slow(Tu, Cache, Site, Addr, Size);
+}
+void __wrap_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                            unsigned long Size) {
+  ++SlowMemoryProbes;
+  __real_sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
+}
+}
+
 namespace {
 
 using sleuth::DependenceGraph;
@@ -1375,6 +1402,78 @@ TEST_F(TrackerTest, CheckedReadOfASplitWordRecordsEveryOrigin) {
   EXPECT_EQ(dataOf(G, "r"), (Names{"x", "byte 1"}));
   EXPECT_EQ(dataOf(G, "r2"), (Names{"x", "byte 1", "byte 2"}));
   EXPECT_EQ(dataOf(G, "low"), Names{"x"});
+}
+
+TEST_F(TrackerTest, CharsStoredOneByOneIntoFreshMemoryAreWrittenAndReadInline) {
+  // A buffer no instrumented code wrote (read() filled it) takes chars one by one, as a parser
+  // terminating its tokens in place does: each word's entry is a part (some bytes from one
+  // write, the others from none) until that write covers it whole. Such stores and the reads of
+  // their chars run inline; a word that takes bytes of two writes goes to the runtime.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Ch = U.site(VarSite, "ch"), Nul = U.site(VarSite, "nul"),
+             Scan = U.site(VarSite, "scan"), Fresh = U.site(VarSite, "fresh"),
+             Mixed = U.site(VarSite, "mixed");
+    U.enter(0);
+    alignas(8) static unsigned char Buffer[64];
+    U.set(Ch, &Buffer[0], 1); // registers the unit, counts the node: the runtime
+    unsigned ScanCache[2] = {}, FreshCache[2] = {}, MixedCache[2] = {};
+    sleuth_getc(U.tu(), ScanCache, Scan, &Buffer[0], 1); // a new origin for the read: the runtime
+    unsigned long Before = SlowMemoryProbes;
+    for (unsigned K = 1; K < 48; ++K) // words 0..11: parts growing, then whole
+      U.set(Ch, &Buffer[K], 1);
+    for (unsigned K = 0; K < 48; ++K)
+      sleuth_getc(U.tu(), ScanCache, Scan, &Buffer[K], 1);
+    sleuth_getc(U.tu(), ScanCache, Scan, &Buffer[44], 4);
+    sleuth_getc(U.tu(), ScanCache, Scan, &Buffer[40], 8);
+    sleuth_getc(U.tu(), FreshCache, Fresh, &Buffer[49], 2); // never written: no origin
+    U.set(Ch, &Buffer[50], 1);                              // a part of word 12 ...
+    sleuth_getc(U.tu(), FreshCache, Fresh, &Buffer[48], 2); // ... not covering bytes 48-49
+    sleuth_getc(U.tu(), ScanCache, Scan, &Buffer[50], 2);   // ... covering byte 50
+    require(SlowMemoryProbes == Before, "parts are written and read inline");
+    U.set(Nul, &Buffer[40], 1); // nul into a word whole from ch: a split record, the runtime's
+    require(SlowMemoryProbes == Before + 1, "a split word goes to the runtime");
+    sleuth_getc(U.tu(), MixedCache, Mixed, &Buffer[40], 4);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "scan"), Names{"ch"});
+  EXPECT_EQ(dataOf(G, "fresh"), Names{});
+  EXPECT_EQ(dataOf(G, "mixed"), (Names{"ch", "nul"}));
+  EXPECT_EQ(hits(G, "ch"), 49u);
+}
+
+TEST_F(TrackerTest, APartOverwrittenByAnotherWriteKeepsEachBytesOrigin) {
+  // Parts written inline over parts of another write: the bytes the new write covers take its
+  // origin, the others keep theirs (or none), whichever path the store takes.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), Low = U.site(VarSite, "low"),
+             High = U.site(VarSite, "high"), Whole = U.site(VarSite, "whole"),
+             Cover = U.site(VarSite, "cover");
+    U.enter(0);
+    alignas(8) static unsigned char Word[8];
+    U.set(A, &Word[0], 1);
+    U.set(B, &Word[4], 1);
+    U.set(A, &Word[1], 1); // word 0: a's bytes 0-1, inline
+    U.set(B, &Word[0], 2); // ... overwritten by b's: a part of b's, inline
+    U.set(A, &Word[5], 1); // word 1: b's byte 4, a's byte 5: split
+    U.set(B, &Word[6], 2); // ... b's bytes 6-7
+    unsigned LowCache[2] = {}, HighCache[2] = {}, WholeCache[2] = {}, CoverCache[2] = {};
+    sleuth_getc(U.tu(), LowCache, Low, &Word[0], 2);
+    sleuth_getc(U.tu(), HighCache, High, &Word[2], 2);
+    sleuth_getc(U.tu(), WholeCache, Whole, &Word[4], 4);
+    U.set(A, &Word[0], 4); // whole again
+    sleuth_getc(U.tu(), CoverCache, Cover, &Word[0], 8);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "low"), Names{"b"});
+  EXPECT_EQ(dataOf(G, "high"), Names{});
+  EXPECT_EQ(dataOf(G, "whole"), (Names{"a", "b"}));
+  EXPECT_EQ(dataOf(G, "cover"), (Names{"a", "b"}));
 }
 
 // --- Inline node probes ------------------------------------------------------

@@ -49,6 +49,10 @@ extern "C" {
  * thousands of probes they made GCC take 3.6 times as long on cJSON.c (bench/RESULTS.md). One
  * copy per file, called directly (no PLT, no runtime entry), costs little more at run time. */
 #define SLEUTH_LOCAL static __inline__ __attribute__((noinline))
+/* The same for the rare paths of the inline probes, kept out of their code (GCC places them
+ * apart): the hot loops of zlib's longest_match ran 15 % longer with a few more instructions
+ * among the probes it calls, though it never took them. */
+#define SLEUTH_COLD static __inline__ __attribute__((noinline, cold))
 /* `inline` keeps an unused copy from being reported (-Wunused-function); GCC reports the pair of
  * `inline` and `noinline` instead (-Wattributes), turned off around the definitions. */
 
@@ -199,8 +203,15 @@ extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_mode
 
 #define SLEUTH_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define SLEUTH_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-/* A word's shadow entry with this bit is split: its bytes have origins of their own. */
+/* A word's shadow entry with this bit is split: its bytes have origins of their own. With the
+ * next bit too it is a part: the bytes in its mask (bits 26..29, byte i at bit 26 + i) came
+ * from its origin (the bits below 26), the others from nothing (chars stored one by one into
+ * memory no instrumented code wrote, a buffer read() filled); without, a split record of the
+ * runtime's holds the bytes' origins. */
 #define SLEUTH_SPLIT 0x80000000u
+#define SLEUTH_PART 0xc0000000u
+#define SLEUTH_PART_SHIFT 26
+#define SLEUTH_PART_LIMIT (1u << SLEUTH_PART_SHIFT)
 
 /* --- Reads whose consumer is known only at run time: pushed ---------------------------------
  * Locals whose address is never taken keep their origin (1 + the node that last wrote them, 0
@@ -236,6 +247,43 @@ static __inline__ unsigned *sleuth_shadow_words(unsigned long a, unsigned long s
     return r->leaves[way] + ((a & 0xffffu) >> 2);
   return SLEUTH_NULL;
 }
+/* The bytes (a mask of a word's four) that [addr, addr + size) covers, size below 4. */
+static __inline__ unsigned sleuth_word_bytes(unsigned long a, unsigned long size) {
+  return ((1u << size) - 1u) << (a & 3u);
+}
+/* The origin of `bytes` of a word whose shadow entry `entry` is a part. */
+static __inline__ unsigned sleuth_part_origin(unsigned entry, unsigned bytes) {
+  return (entry >> SLEUTH_PART_SHIFT) & bytes ? entry & (SLEUTH_PART_LIMIT - 1u) : 0u;
+}
+/* Makes `value` the origin of `bytes` of the word whose entry `entry` is none (0) or a part,
+ * the other bytes keeping theirs, if the entry can still hold them; returns 0 if not (the
+ * word takes a split record, the runtime's). */
+static __inline__ int sleuth_store_part(unsigned *word, unsigned entry, unsigned bytes,
+                                        unsigned value) {
+  unsigned had = entry == 0u ? 0u : (entry >> SLEUTH_PART_SHIFT) & 15u, mask;
+  if (value >= SLEUTH_PART_LIMIT)
+    return 0;
+  if (entry == 0u || (entry & (SLEUTH_PART_LIMIT - 1u)) == value)
+    mask = had | bytes; /* more bytes of the same write */
+  else if ((had & ~bytes) == 0u)
+    mask = bytes; /* every byte of the other write's overwritten */
+  else
+    return 0;
+  __atomic_store_n(word, mask == 15u ? value : SLEUTH_PART | mask << SLEUTH_PART_SHIFT | value,
+                   __ATOMIC_RELEASE);
+  return 1;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+/* The origin of [addr, addr + size) (size below 4) in a word whose entry is a part. */
+SLEUTH_COLD unsigned sleuth_part_read(unsigned entry, unsigned long a, unsigned long size) {
+  return sleuth_part_origin(entry, sleuth_word_bytes(a, size));
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
@@ -252,6 +300,8 @@ SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
     unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
     if (size == 8)
       second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
+    if (((first | second) & SLEUTH_SPLIT) != 0 && size < 4 && (first & SLEUTH_PART) == SLEUTH_PART)
+      first = second = sleuth_part_read(first, (unsigned long)addr, size); /* a char of a part */
     if (((first | second) & SLEUTH_SPLIT) == 0) {
       if (first != 0)
         *r->top++ = first - 1;
@@ -307,9 +357,13 @@ SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned si
     unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE), second = first;
     if (size == 8)
       second = __atomic_load_n(word + 1, __ATOMIC_ACQUIRE);
-    if (((first | second) & SLEUTH_SPLIT) == 0 && sleuth_cached(first, cache) &&
-        (second == first || sleuth_cached(second, cache)))
-      return;
+    if (((first | second) & SLEUTH_SPLIT) == 0) {
+      if (sleuth_cached(first, cache) && (second == first || sleuth_cached(second, cache)))
+        return;
+    } else if (size < 4 && (first & SLEUTH_PART) == SLEUTH_PART &&
+               sleuth_cached(sleuth_part_read(first, (unsigned long)addr, size), cache)) {
+      return; /* a char of a part */
+    }
   }
 #endif
   sleuth_getc_slow(tu, cache, site, addr, size);
@@ -386,6 +440,28 @@ SLEUTH_INLINE unsigned sleuth_hit(const struct sleuth_tu *tu, unsigned site,
     r->top = r->frame;
   return node + 1;
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+/* sleuth_set of [a, a + size) (size below 4) in a word whose entry `entry` is none or a part,
+ * its other bytes keeping their origins: true if done, which needs the entry to hold them and
+ * a compound site to know the bytes' old origin. */
+SLEUTH_COLD int sleuth_set_part(const struct sleuth_tu *tu, unsigned site,
+                                struct sleuth_site_state *s, unsigned *word, unsigned entry,
+                                unsigned long a, unsigned long size) {
+  unsigned bytes = sleuth_word_bytes(a, size);
+  if ((tu->sites[site].flags & SLEUTH_FLAG_COMPOUND) &&
+      !sleuth_cached(entry == 0u ? 0u : sleuth_part_origin(entry, bytes), s->data))
+    return 0;
+  if (!sleuth_store_part(word, entry, bytes, tu->base + site))
+    return 0;
+  sleuth_hit(tu, site, s, 1);
+  return 1;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -425,7 +501,7 @@ SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, 
 /* Writes to memory, called after the store: node `site` depends on the pending reads (and on
  * the old value for compound sites); [addr, addr+size) now originates at `site`. Inline when
  * that is one word or an aligned pair that no split record describes, and for part of a word
- * that came whole from this site already. */
+ * whose other bytes came from this site or from nothing (a part, see SLEUTH_SPLIT). */
 SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                              const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
@@ -456,6 +532,9 @@ SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
         return;
       }
     }
+    if (size < 4 && (first == 0u || (first & SLEUTH_PART) == SLEUTH_PART) &&
+        sleuth_set_part(tu, site, s, word, first, a, size))
+      return;
   }
 #endif
   sleuth_set_slow(tu, site, ctl, addr, size);
@@ -463,6 +542,16 @@ SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+/* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
+ * allows where statements are not yet allowed. Returns 0. Inline as sleuth_set is: the locals
+ * that keep their origins in the shadow memory (their address taken, or of a type a template
+ * parameter decides) are declared in hot code too, tinyxml2's DynArray<T>::PushArr. */
+SLEUTH_INLINE int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                              const volatile void *addr, unsigned long size) {
+  sleuth_set(tu, site, ctl, addr, size);
+  return 0;
+}
 
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
@@ -474,10 +563,6 @@ SLEUTH_PROBE void *sleuth_commit(void);
  * pending so far belong to the enclosing expression, which then reads this node. */
 SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                  unsigned long size);
-/* sleuth_set for declarations: usable as the initializer of a dummy declaration, which C89
- * allows where statements are not yet allowed. Returns 0. */
-SLEUTH_PROBE int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                             const volatile void *addr, unsigned long size);
 SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                          unsigned long value);
 /* assert(): records an <assertion> node; returns `outcome`. */
