@@ -33,7 +33,7 @@ if [ "$lang" = c ]; then
   if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
   libs="-lstdc++ -lpthread"
 else
-  flags="-std=c++20 -Wall -Wextra -Werror"
+  flags="-std=c++20 -Wall -Wextra -Werror -Wzero-as-null-pointer-constant"
   if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
   libs="-lpthread"
 fi

@@ -27,7 +27,7 @@ if [ "$lang" = c ]; then
   flags="-std=$std -pedantic -Wall -Wextra -Werror"
   if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 else
-  flags="-std=c++20 -Wall -Wextra -Werror"
+  flags="-std=c++20 -Wall -Wextra -Werror -Wzero-as-null-pointer-constant"
   if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 fi
 

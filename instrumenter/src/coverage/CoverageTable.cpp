@@ -68,7 +68,7 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   Tables += "static const char *const __sleuth_cov_names" + Suffix + "[] = {";
   for (const CoverageFunction &F : Functions)
     Tables += cStringLiteral(F.Name) + ", ";
-  Tables += "0};\n";
+  Tables += "SLEUTH_COV_NULL};\n";
   Tables += array("unsigned", "__sleuth_cov_funcs" + Suffix, Funcs);
   Tables += array("unsigned", "__sleuth_cov_blocks" + Suffix, BlockTable);
   Tables += array("unsigned", "__sleuth_cov_edges" + Suffix, EdgeTable);
@@ -92,7 +92,7 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
          ", " + std::to_string(Blocks.size()) + "u, __sleuth_cov_edges" + Suffix + ", " +
          std::to_string(Edges.size()) + "u, __sleuth_cov_conds" + Suffix + ", " +
          std::to_string(Conditions.size()) + "u, __sleuth_cov_lines" + Suffix + ", " +
-         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix + ", 0};\n";
+         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix + ", SLEUTH_COV_NULL};\n";
   // A constructor registers the unit even if none of its code runs: its lines still count as
   // executable (with count 0).
   Out += "static void __sleuth_cov_init" + Suffix + "(void) __attribute__((constructor));\n";

@@ -34,6 +34,14 @@ extern "C" {
  * n followed by n terms, each 2 * counter + (1 if the term is subtracted), and evaluates to the
  * sum of its terms (never below 0).
  */
+/* A null pointer for the rewritten file's tables (C++ projects build with
+ * -Wzero-as-null-pointer-constant). */
+#ifdef __cplusplus
+#define SLEUTH_COV_NULL __null
+#else
+#define SLEUTH_COV_NULL ((void *)0)
+#endif
+
 struct sleuth_cov_unit {
   const char *path; /* absolute path of the original source file */
   const char *hash; /* 16 hex digits identifying this instrumented build of the file */

@@ -137,7 +137,10 @@ int main() {
   Total += X + Y + P.first;
   Total += dot({X, Y}, Vec2{Y, X}) + sumSpan({&X, Y});
 
+#pragma GCC diagnostic push // the literal 0 as a null pointer is the point here
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
   Total += takesPointer(0) + takesPointer(nullptr) + takesPointer(&X);
+#pragma GCC diagnostic pop
   Total += sumList({1, 2, 3}) + withDefault(1);
   Total += guarded("four") + guarded("");
 
