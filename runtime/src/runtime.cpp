@@ -412,11 +412,6 @@ int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   return Outcome;
 }
 
-unsigned long sleuth_switch(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned long Value) {
-  sleuth_test_slow(Tu, Site, Ctl, 1);
-  return Value;
-}
-
 int sleuth_assert(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
   makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);

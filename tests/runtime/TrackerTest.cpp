@@ -39,8 +39,9 @@ void __real_sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
                              const volatile void *Addr, unsigned long Size);
 void __real_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
                             unsigned long Size);
+int __real_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome);
 }
-static unsigned long SlowMemoryProbes = 0;
+static unsigned long SlowMemoryProbes = 0, SlowTests = 0;
 extern "C" {
 void __wrap_sleuth_get_slow(const volatile void *Addr, unsigned long Size) {
   ++SlowMemoryProbes;
@@ -55,6 +56,10 @@ void __wrap_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const vo
                             unsigned long Size) {
   ++SlowMemoryProbes;
   __real_sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
+}
+int __wrap_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
+  ++SlowTests;
+  return __real_sleuth_test_slow(Tu, Site, Ctl, Outcome);
 }
 }
 
@@ -1120,6 +1125,33 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
   EXPECT_EQ(dataOf(G, "<assertion>"), Names{"case 2"});
   EXPECT_EQ(ctrlOf(G, "<assertion>"), Names{"switch"});
   EXPECT_EQ(G.site(node(G, "<assertion>")).Kind, sleuth::SiteKind::Assert);
+}
+
+TEST_F(TrackerTest, ASwitchRunsInlineOnceItsEdgesAreKnown) {
+  // for (...) switch (op) { ... }: an interpreter's dispatch. After its first executions the
+  // switch's node only counts hits inline, as a test's does; a new origin of op still reaches
+  // the runtime and becomes an edge.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Op = U.site(VarSite, "op"), Other = U.site(VarSite, "other op"),
+             Sw = U.site(TestSite, "switch");
+    U.enter(0);
+    unsigned Origin = U.def(Op);
+    for (unsigned K = 0; K < 10; ++K) {
+      sleuth_use(Origin);
+      require(U.sw(Sw, K) == K, "sleuth_switch returns the value");
+      if (K == 2)
+        require(SlowTests == 1, "after the first, inline");
+    }
+    sleuth_use(U.def(Other));
+    U.sw(Sw, 0);
+    require(SlowTests == 2, "a new origin goes to the runtime");
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "switch"), (Names{"op", "other op"}));
+  EXPECT_EQ(hits(G, "switch"), 11u);
 }
 
 // --- Locals whose origins live in companion locals ---------------------------

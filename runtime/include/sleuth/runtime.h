@@ -498,6 +498,13 @@ SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, 
 #endif
   return sleuth_test_slow(tu, site, ctl, outcome);
 }
+/* switch (value): records the test like sleuth_test and returns `value` unchanged (inline
+ * too: Lua's interpreter dispatches every instruction through one). */
+SLEUTH_INLINE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                          unsigned long value) {
+  (void)sleuth_test(tu, site, ctl, 1);
+  return value;
+}
 /* Writes to memory, called after the store: node `site` depends on the pending reads (and on
  * the old value for compound sites); [addr, addr+size) now originates at `site`. Inline when
  * that is one word or an aligned pair that no split record describes, and for part of a word
@@ -563,8 +570,7 @@ SLEUTH_PROBE void *sleuth_commit(void);
  * pending so far belong to the enclosing expression, which then reads this node. */
 SLEUTH_PROBE void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                  unsigned long size);
-SLEUTH_PROBE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                                         unsigned long value);
+
 /* assert(): records an <assertion> node; returns `outcome`. */
 SLEUTH_PROBE int sleuth_assert(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
 /* Prints the C library's assertion message and aborts (the instrumenter replaces assert()'s
