@@ -754,9 +754,9 @@ SLEUTH_INLINE void sleuth_complete(const struct sleuth_frame *f) {
  * Inline when the call record on top is the caller's for this callee (its arguments' origins
  * given by sleuth_call_pairs, or pushed and marked by sleuth_arg), and entering adds no edge
  * (each parameter's origins and the call's control known to its node's state). */
-SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
-                                          const void *frame_address, unsigned first_param,
-                                          unsigned count) {
+SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                                  const void *frame_address, unsigned first_param,
+                                                  unsigned count) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
@@ -841,6 +841,72 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
   }
 #endif
   return sleuth_enter_params_slow(tu, func, key, frame_address, first_param, count);
+}
+/* The common entry first, in few instructions (tinyxml2 enters a small function for every few
+ * of its statements): the caller's record for this callee on top, a quiet call control, and each
+ * argument's origins known to its parameter's node. Anything else takes the general path. */
+SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, unsigned key,
+                                          const void *frame_address, unsigned first_param,
+                                          unsigned count) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  unsigned frames = r->num_frames, calls = r->num_calls;
+  unsigned long address = (unsigned long)frame_address;
+  const struct sleuth_call_record *c = (const struct sleuth_call_record *)SLEUTH_NULL;
+  if (base != 0 && calls != 0 && (c = &r->calls[calls - 1u])->depth == frames &&
+      frames < r->max_frames && (c->key == key || c->key == 0 || key == 0) &&
+      base - 1u + first_param + count <= r->num_hits && c->reads <= (unsigned)(r->top - r->reads) &&
+      (address == 0 || frames <= 1 || r->frames[frames - 1].address == 0 ||
+       r->frames[frames - 1].address > address) &&
+      (c->ctl == 0 || sleuth_completed_under(tu->func_states + func, c->ctl))) {
+    const struct sleuth_site_state *params = tu->states + first_param;
+    struct sleuth_frame *f;
+    unsigned k, p, n = c->num_pairs, end;
+    unsigned long *hits;
+    if (n <= SLEUTH_CALL_PAIRS) {
+      for (k = 0; k < n; ++k)
+        if (c->pairs[2 * k] - 1u < count &&
+            !sleuth_known_datum(params + c->pairs[2 * k] - 1, c->pairs[2 * k + 1]))
+          return sleuth_enter_params_general(tu, func, key, frame_address, first_param, count);
+    } else {
+      /* Marks in the order their reads were pushed, each argument's reads known. */
+      unsigned at = c->reads, top = (unsigned)(r->top - r->reads);
+      if (n != ~0u || c->num_marks > SLEUTH_CALL_MARKS)
+        return sleuth_enter_params_general(tu, func, key, frame_address, first_param, count);
+      for (k = 0; k < c->num_marks; ++k) {
+        if (c->marks[k].at < at || c->marks[k].at > top)
+          return sleuth_enter_params_general(tu, func, key, frame_address, first_param, count);
+        at = c->marks[k].at;
+        end = k + 1 < c->num_marks ? c->marks[k + 1].at : top;
+        if (c->marks[k].position - 1u < count)
+          for (p = at; p < end; ++p)
+            if (!sleuth_known_datum(params + c->marks[k].position - 1, r->reads[p] + 1))
+              return sleuth_enter_params_general(tu, func, key, frame_address, first_param, count);
+      }
+    }
+    hits = r->hits + (base - 1 + first_param);
+    for (k = 0; k < count; ++k)
+      ++hits[k];
+    if (count != 0)
+      *r->last = base - 2 + first_param + count;
+    f = &r->frames[frames];
+    r->num_frames = frames + 1;
+    f->reads = c->reads;
+    f->args = r->num_args;
+    f->call_control = c->ctl;
+    f->func = tu->func_base + func;
+    f->address = address;
+    f->value_tu = c->value_tu;
+    f->value_cache = c->value_cache;
+    f->value_site = c->value_site;
+    f->func_state = tu->func_states + func;
+    r->num_calls = calls - 1;
+    r->top = r->frame = r->reads + c->reads; /* the arguments' reads are the parameters' */
+    return f->call_control;
+  }
+#endif
+  return sleuth_enter_params_general(tu, func, key, frame_address, first_param, count);
 }
 
 #ifdef SLEUTH_INLINE_WRITES
