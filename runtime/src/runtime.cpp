@@ -251,7 +251,9 @@ CallRecord *findCall(ThreadState &T, unsigned CallNode) {
   return nullptr;
 }
 
-// C frames abandoned by longjmp: every frame at or below Address on the stack is dead. The
+// C frames abandoned by longjmp: every frame below Address on the stack is dead (a frame at
+// Address itself is the caller's when the compiler inlined the entering function into it, as
+// GCC does at -O2: the inlined function's __builtin_frame_address is its caller's). The
 // function jumped to ran its probes for the call now entering while the dead frames were still on
 // top, so that call's record and argument reads sit at the dead top frame's depth: carry them
 // over to the live frame, or the callee would lose its arguments and its call's control.
@@ -272,7 +274,7 @@ void popAbandonedFrames(ThreadState &T, unsigned Key, uintptr_t Address) {
       Reads.assign(T.Pending.begin() + ReadsFrom, T.Pending.end());
     }
   }
-  while (T.Frames.size() > 1 && T.Frames.back().address != 0 && T.Frames.back().address <= Address)
+  while (T.Frames.size() > 1 && T.Frames.back().address != 0 && T.Frames.back().address < Address)
     leaveFrame(T);
   if (Carried.empty())
     return;
@@ -484,7 +486,7 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
   nodeOf(Tu, 0); // registers the unit
   uintptr_t Address = reinterpret_cast<uintptr_t>(FrameAddress);
   if (Address != 0 && T.Frames.size() > 1 && T.Frames.back().address != 0 &&
-      T.Frames.back().address <= Address)
+      T.Frames.back().address < Address)
     popAbandonedFrames(T, Key, Address);
   unsigned Depth = static_cast<unsigned>(T.Frames.size());
   Frame F{};

@@ -6,7 +6,8 @@
 # dependence file); further lines starting with `#` explain it; the rest is the expected output.
 # usage: check_example.sh SLEUTH EXAMPLE GOLDEN_DIR|- gcc|clang WORKDIR
 # (GOLDEN_DIR '-': no golden slices, only the same behaviour and a loadable dependence file;
-# C files whose name starts with c99 are compiled with -std=c99 instead of -std=c89)
+# C files whose name starts with c99 are compiled with -std=c99 instead of -std=c89; a source
+# whose first line is `/* check_example flags: FLAGS */` is compiled with FLAGS too, both ways)
 set -u
 sleuth=$(realpath "$1") example=$2 golden_dir=$3 family=$4 work=$5
 name=$(basename "${example%.*}")
@@ -30,6 +31,9 @@ else
   flags="-std=c++20 -Wall -Wextra -Werror -Wzero-as-null-pointer-constant"
   if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 fi
+
+extra=$(head -n 1 $sources | sed -n 's|^/\* check_example flags: \(.*\) \*/$|\1|p' | head -n 1)
+flags="$flags $extra"
 
 fail() { echo "FAIL [$name/$family]: $*"; exit 1; }
 

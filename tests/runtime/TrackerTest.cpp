@@ -2357,6 +2357,53 @@ TEST_F(TrackerTest, ReturnAfterALongjmpLeavesTheReturningFunctionsOwnFrame) {
   EXPECT_EQ(ctrlOf(G, "after"), Names{"tm"});
 }
 
+TEST_F(TrackerTest, AnInlinedCalleeEntersAtItsCallersFrameAddressAndNestsInIt) {
+  // main calls f, f calls g, and g calls h, which the compiler inlined into g: h's entry and
+  // return pass g's own frame address. h's frame nests in g's (g is live, not a frame a longjmp
+  // left behind), so that each value goes to its caller's consumer: h's to z in g, g's to x in
+  // f, f's to y in main.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned F = U.func("f"), G = U.func("g"), H = U.func("h");
+    unsigned Tm = U.site(TestSite, "tm");
+    unsigned CF = U.site(CallSite, "<call f>", 0, {Tm});
+    unsigned Y = U.site(VarSite, "y", 0, {Tm});
+    unsigned CG = U.site(CallSite, "<call g>", F);
+    unsigned X = U.site(VarSite, "x", F);
+    unsigned RetF = U.site(RetSite, "<f() return value>", F);
+    unsigned CH = U.site(CallSite, "<call h>", G);
+    unsigned Z = U.site(VarSite, "z", G);
+    unsigned RetG = U.site(RetSite, "<g() return value>", G);
+    unsigned RetH = U.site(RetSite, "<h() return value>", H);
+    static char Stack[4096];
+    unsigned Cache[10] = {};
+    U.enter(0, 1, &Stack[4000]);
+    U.test(Tm);
+    sleuth_callv(U.tu(), CF, U.ctl(CF), 2, Y, Cache); // y = f();
+    unsigned FControl = sleuth_enter(U.tu(), F, 2, &Stack[3000]);
+    sleuth_callv(U.tu(), CG, FControl, 3, X, Cache + 2); // x = g();
+    unsigned GControl = sleuth_enter(U.tu(), G, 3, &Stack[2000]);
+    sleuth_callv(U.tu(), CH, GControl, 4, Z, Cache + 4); // z = h(); h inlined into g
+    unsigned HControl = sleuth_enter(U.tu(), H, 4, &Stack[2000]);
+    sleuth_ret(U.tu(), RetH, HControl, &Stack[2000]);
+    int z = 0, x = 0, y = 0;
+    sleuth_set(U.tu(), Z, GControl, &z, sizeof z);
+    sleuth_getc(U.tu(), Cache + 6, RetG, &z, sizeof z);
+    sleuth_ret(U.tu(), RetG, GControl, &Stack[2000]); // return z;
+    sleuth_set(U.tu(), X, FControl, &x, sizeof x);
+    sleuth_getc(U.tu(), Cache + 8, RetF, &x, sizeof x);
+    sleuth_ret(U.tu(), RetF, FControl, &Stack[3000]); // return x;
+    sleuth_set(U.tu(), Y, U.origin(Tm), &y, sizeof y);
+    sleuth_leave(&Stack[4000]);
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "z"), Names{"<h() return value>"});
+  EXPECT_EQ(dataOf(G, "x"), Names{"<g() return value>"});
+  EXPECT_EQ(dataOf(G, "y"), Names{"<f() return value>"});
+  EXPECT_EQ(ctrlOf(G, "<h() return value>"), Names{"tm"});
+}
+
 // --- Threads ---------------------------------------------------------------
 
 TEST_F(TrackerTest, ThreadsAreTrackedSeparatelyAndMergedWithoutDuplicates) {

@@ -598,9 +598,11 @@ SLEUTH_PROBE void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigne
                                     unsigned pairs, ...);
 
 /* Function entry and exit. `frame_address` identifies C frames so that frames abandoned by
- * longjmp are popped lazily; C++ passes 0 and relies on sleuth::Frame's destructor. Returns the
- * call's control (1 + the node of the test that controlled the call, 0 for none), which
- * controls the function's sites that no test inside it controls. */
+ * longjmp are popped lazily: those deeper on the stack (lower) than an entering function's.
+ * One at the same address is its live caller, into which the compiler inlined it; C++ passes 0 and
+ * relies on sleuth::Frame's destructor. Returns the call's control (1 + the node of the test that
+ * controlled the call, 0 for none), which controls the function's sites that no test inside it
+ * controls. */
 SLEUTH_PROBE unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
                                    const void *frame_address);
 SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
@@ -764,7 +766,7 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
   if (base != 0 && r->num_frames < r->max_frames &&
       base - 1u + first_param + count <= r->num_hits &&
       (address == 0 || r->num_frames <= 1 || r->frames[r->num_frames - 1].address == 0 ||
-       r->frames[r->num_frames - 1].address > address)) {
+       r->frames[r->num_frames - 1].address >= address)) {
     struct sleuth_func_state *state = tu->func_states + func;
     /* The caller's record for this callee: the latest of the current frame's records. With
      * none, the entry is a call its caller did not record (a C++ constructor or conversion, a
@@ -858,7 +860,7 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
       frames < r->max_frames && (c->key == key || c->key == 0 || key == 0) &&
       base - 1u + first_param + count <= r->num_hits && c->reads <= (unsigned)(r->top - r->reads) &&
       (address == 0 || frames <= 1 || r->frames[frames - 1].address == 0 ||
-       r->frames[frames - 1].address > address) &&
+       r->frames[frames - 1].address >= address) &&
       (c->ctl == 0 || sleuth_completed_under(tu->func_states + func, c->ctl))) {
     const struct sleuth_site_state *params = tu->states + first_param;
     struct sleuth_frame *f;
