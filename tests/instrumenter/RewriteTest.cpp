@@ -114,6 +114,32 @@ TEST_F(RewriteTest, ParametersMixKeptAndShadowed) {
   EXPECT_TRUE(shadowed(Text, "taken"));
 }
 
+TEST_F(RewriteTest, CallsOfFiveToEightKeptArgumentsUseTheEightPairRecord) {
+  std::string Text = rewrite("p.c", "static int g(int a, int b, int c, int d, int e) {\n"
+                                    "  return a + b + c + d + e;\n"
+                                    "}\n"
+                                    "int f(int n, int m) {\n"
+                                    "  int five = g(n, m, n, m, n);\n"
+                                    "  int four = g(n, m, n, m, 1);\n"
+                                    "  return five + four;\n"
+                                    "}\n");
+  // A pair per argument that reads a kept local: four fit sleuth_call_pairs, five need
+  // sleuth_call_pairs8; the unused pairs are zeros. None goes through the runtime's variadic
+  // sleuth_call_args.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_call_pairs8\\(&__sleuth_tu, [0-9]+u, __sleuth_cc1, [0-9]+u, "
+                       "[0-9]+u, &__sleuth_rc\\[[0-9]+\\], 5u, 1u, (__sleuth_o1_0), "
+                       "2u, (__sleuth_o1_1), 3u, \\1, 4u, \\2, 5u, \\1, 0u, 0u, 0u, 0u, 0u, "
+                       "0u\\), g\\(n, m, n, m, n\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_call_pairs\\(&__sleuth_tu, [0-9]+u, __sleuth_cc1, [0-9]+u, "
+                       "[0-9]+u, &__sleuth_rc\\[[0-9]+\\], 4u, 1u, (__sleuth_o1_0), "
+                       "2u, (__sleuth_o1_1), 3u, \\1, 4u, \\2\\), g\\(n, m, n, m, 1\\)")))
+      << Text;
+  EXPECT_EQ(Text.find("sleuth_call_args"), std::string::npos) << Text;
+}
+
 TEST_F(RewriteTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
   std::string Text = rewrite("k.c", "static int g(int a, int b) { return a - b; }\n"
                                     "int f(int n, int *p) {\n"

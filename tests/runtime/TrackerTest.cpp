@@ -11,6 +11,7 @@
 #include "sleuth/runtime.h"
 #include "sleuth/slicer/dependences.h"
 
+#include <cstdarg>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -40,8 +41,13 @@ void __real_sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
 void __real_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
                             unsigned long Size);
 int __real_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome);
+void __real_sleuth_call_argsv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned Key,
+                              unsigned Consumer, unsigned *Cache, unsigned Pairs, ...);
+unsigned __real_sleuth_enter_params_slow(sleuth_tu *Tu, unsigned Func, unsigned Key,
+                                         const void *FrameAddress, unsigned FirstParam,
+                                         unsigned Count);
 }
-static unsigned long SlowMemoryProbes = 0, SlowTests = 0;
+static unsigned long SlowMemoryProbes = 0, SlowTests = 0, SlowCalls = 0, SlowEntries = 0;
 extern "C" {
 void __wrap_sleuth_get_slow(const volatile void *Addr, unsigned long Size) {
   ++SlowMemoryProbes;
@@ -60,6 +66,25 @@ void __wrap_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const vo
 int __wrap_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ++SlowTests;
   return __real_sleuth_test_slow(Tu, Site, Ctl, Outcome);
+}
+// The inline call probes' way to the runtime: up to eight pairs passed on.
+void __wrap_sleuth_call_argsv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned Key,
+                              unsigned Consumer, unsigned *Cache, unsigned Pairs, ...) {
+  ++SlowCalls;
+  unsigned V[2 * SLEUTH_CALL_PAIRS] = {};
+  va_list Args;
+  va_start(Args, Pairs);
+  for (unsigned I = 0; I < 2 * Pairs && I < 2 * SLEUTH_CALL_PAIRS; ++I)
+    V[I] = va_arg(Args, unsigned);
+  va_end(Args);
+  __real_sleuth_call_argsv(Tu, Site, Ctl, Key, Consumer, Cache, Pairs, V[0], V[1], V[2], V[3], V[4],
+                           V[5], V[6], V[7], V[8], V[9], V[10], V[11], V[12], V[13], V[14], V[15]);
+}
+unsigned __wrap_sleuth_enter_params_slow(sleuth_tu *Tu, unsigned Func, unsigned Key,
+                                         const void *FrameAddress, unsigned FirstParam,
+                                         unsigned Count) {
+  ++SlowEntries;
+  return __real_sleuth_enter_params_slow(Tu, Func, Key, FrameAddress, FirstParam, Count);
 }
 }
 
@@ -1271,6 +1296,41 @@ TEST_F(TrackerTest, CallWithArgumentOriginsPassesThemByPosition) {
   EXPECT_EQ(dataOf(*R.Graph, "b"), (Names{"x", "y"}));
   EXPECT_EQ(dataOf(*R.Graph, "c"), Names{"x"});
   EXPECT_EQ(dataOf(*R.Graph, "q"), Names{"y"});
+}
+
+TEST_F(TrackerTest, FiveToEightArgumentOriginsGoWithTheCallInline) {
+  // r = g(x, y, x, y, x) three times, every argument a kept local. The first call and entry go
+  // to the runtime (the thread's first call record; g's parameters learn the origins); then
+  // sleuth_call_pairs8 pushes the record and the five origins inline, and g is entered inline.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), C = U.site(CallSite, "<call g>");
+    unsigned A = U.site(ParamSite, "a", G);
+    for (const char *Name : {"b", "c", "d", "e"})
+      U.site(ParamSite, Name, G); // A + 1 .. A + 4
+    U.enter(0);
+    unsigned Ox = U.def(X), Oy = U.def(Y);
+    unsigned long Calls = 0, Entries = 0;
+    for (int Round = 0; Round < 3; ++Round) {
+      if (Round == 1)
+        Calls = SlowCalls, Entries = SlowEntries;
+      sleuth_call_pairs8(U.tu(), C, U.ctl(C), 9, 0, nullptr, 5, 1, Ox, 2, Oy, 3, Ox, 4, Oy, 5, Ox,
+                         0, 0, 0, 0, 0, 0);
+      U.enterParams(G, 9, A, 5);
+      leave();
+    }
+    require(Calls != 0 && Entries != 0, "the first call and entry go to the runtime");
+    require(SlowCalls == Calls, "five pairs go with the call inline");
+    require(SlowEntries == Entries, "the parameters know their origins: entered inline");
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a"), Names{"x"});
+  EXPECT_EQ(dataOf(G, "b"), Names{"y"});
+  EXPECT_EQ(dataOf(G, "e"), Names{"x"});
+  EXPECT_EQ(hits(G, "e"), 3u);
 }
 
 TEST_F(TrackerTest, DiscardDropsOnlyTheCurrentFramesReads) {

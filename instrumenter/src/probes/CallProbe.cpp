@@ -32,8 +32,10 @@ static bool readsOnlyCompanions(const Stmt *S, FunctionInstrumenter &F,
   return true;
 }
 
-// sleuth_call_pairs's pairs (SLEUTH_CALL_PAIRS in runtime.h).
-static constexpr unsigned MaxInlinePairs = 4;
+// The pairs of sleuth_call_pairs and of sleuth_call_pairs8 (SLEUTH_CALL_PAIRS in runtime.h):
+// the probe's arguments are fixed, the unused pairs zeros, and a call of up to four pairs
+// passes no more than four.
+static constexpr unsigned FewPairs = 4, MaxInlinePairs = 8;
 
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Overloaded operators and literals have no call syntax to mark beside; their operands'
@@ -79,26 +81,20 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
       Pairs += ", " + std::to_string(Position) + "u, " + *Origin;
     NumPairs += static_cast<unsigned>(Origins.size());
   }
-  if (Direct && NumPairs > 0 && NumPairs <= 8) {
+  if (Direct && NumPairs > 0 && NumPairs <= MaxInlinePairs) {
     // The arguments' reads go with the call, before it: the reads themselves need no probe.
     for (const Expr *Arg : Call->arguments())
       F.omitReads(Arg);
     F.pushReads(Call);
     std::string Key_ = std::to_string(Key) + "u, ";
-    if (NumPairs <= MaxInlinePairs) {
-      // Few enough for the inline record (sleuth_call_pairs); the unused pairs are zeros.
-      for (unsigned I = NumPairs; I < MaxInlinePairs; ++I)
-        Pairs += ", 0u, 0u";
-      std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
-      F.addRead(
-          R, {"((void)sleuth_call_pairs(" + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
-              "((void)sleuth_call_pairs(" + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
-    } else {
-      std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
-      F.addRead(R, {"((void)sleuth_call_args(" + Unit + ", " + Key_ + Rest, ")",
-                    "((void)sleuth_call_argsv(" + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest,
-                    ")"});
-    }
+    // The record goes onto the thread's stack inline (sleuth_call_pairs, sleuth_call_pairs8).
+    unsigned Slots = NumPairs <= FewPairs ? FewPairs : MaxInlinePairs;
+    std::string Probe = NumPairs <= FewPairs ? "sleuth_call_pairs(" : "sleuth_call_pairs8(";
+    for (unsigned I = NumPairs; I < Slots; ++I)
+      Pairs += ", 0u, 0u";
+    std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
+    F.addRead(R, {"((void)" + Probe + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
+                  "((void)" + Probe + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
     F.countProbe();
     return true;
   }

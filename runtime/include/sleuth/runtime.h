@@ -152,7 +152,7 @@ struct sleuth_call_mark {
   unsigned position;
 };
 #define SLEUTH_CALL_MARKS 16u
-#define SLEUTH_CALL_PAIRS 4u
+#define SLEUTH_CALL_PAIRS 8u
 /* A call made and not yet entered, matched by the callee's entry through `key` (0: any). */
 struct sleuth_call_record {
   unsigned depth; /* the caller's frames when it was made */
@@ -586,7 +586,8 @@ SLEUTH_PROBE void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned
 SLEUTH_PROBE void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
  * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
- * before the call (at most 8 pairs). */
+ * before the call (at most SLEUTH_CALL_PAIRS). The runtime's side of sleuth_call_pairs and
+ * sleuth_call_pairs8 below, which call it when the thread's stacks have no room. */
 SLEUTH_PROBE void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                    unsigned callee_key, unsigned pairs, ...);
 /* The same two for a call whose value the instrumenter knows the consumer of (`x = f(a)`,
@@ -621,6 +622,25 @@ SLEUTH_PROBE void sleuth_leave_slow(const void *frame_address);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
+#ifdef SLEUTH_INLINE_WRITES
+/* Pushes the record of a call (site `site` of unit `tu`, whose base is `base`) onto the thread's
+ * stack, which has room; see sleuth_callv. Its arguments are for the caller to fill in. */
+SLEUTH_INLINE struct sleuth_call_record *sleuth_push_call(struct sleuth_tu *tu, unsigned base,
+                                                          unsigned site, unsigned ctl, unsigned key,
+                                                          unsigned consumer, unsigned *cache) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  struct sleuth_call_record *c = &r->calls[r->num_calls++];
+  c->depth = r->num_frames;
+  c->node = base - 1 + site;
+  c->key = key;
+  c->reads = (unsigned)(r->top - r->reads);
+  c->ctl = ctl;
+  c->value_site = consumer;
+  c->value_tu = cache ? tu : (struct sleuth_tu *)SLEUTH_NULL;
+  c->value_cache = cache;
+  return c;
+}
+#endif
 /* A call whose value node `consumer` consumes (a read with the read cache `cache`; cache null:
  * none, the callee's return value is pushed for the caller's next node): the record goes onto
  * the thread's stack inline; its arguments' reads are pushed and marked (sleuth_arg). */
@@ -630,15 +650,7 @@ SLEUTH_INLINE void sleuth_callv(struct sleuth_tu *tu, unsigned site, unsigned ct
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
   if (base != 0 && r->num_calls < r->max_calls) {
-    struct sleuth_call_record *c = &r->calls[r->num_calls++];
-    c->depth = r->num_frames;
-    c->node = base - 1 + site;
-    c->key = key;
-    c->reads = (unsigned)(r->top - r->reads);
-    c->ctl = ctl;
-    c->value_site = consumer;
-    c->value_tu = cache ? tu : (struct sleuth_tu *)SLEUTH_NULL;
-    c->value_cache = cache;
+    struct sleuth_call_record *c = sleuth_push_call(tu, base, site, ctl, key, consumer, cache);
     c->num_pairs = ~0u;
     c->num_marks = 0;
     return;
@@ -668,46 +680,70 @@ SLEUTH_INLINE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned posi
   sleuth_arg_slow(tu, site, position);
 }
 
-/* sleuth_call_argsv (sleuth_call_args with cache null) for at most SLEUTH_CALL_PAIRS pairs,
- * inline: the record and the origins go onto the thread's stacks without a call. */
+#ifdef SLEUTH_INLINE_WRITES
+/* The record of a call whose arguments' origins are `pairs` (position, origin) pairs, pushed onto
+ * the thread's stack with the origins, if there is room; returns 0 if not. */
+SLEUTH_INLINE int sleuth_push_call_pairs(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                         unsigned key, unsigned consumer, unsigned *cache,
+                                         unsigned pairs, const unsigned *positions,
+                                         const unsigned *origins) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE), i;
+  struct sleuth_call_record *c;
+  if (base == 0 || r->num_calls >= r->max_calls || (unsigned long)(r->end - r->top) < pairs)
+    return 0;
+  c = sleuth_push_call(tu, base, site, ctl, key, consumer, cache);
+  c->num_pairs = pairs;
+  c->num_marks = pairs + 1;
+  for (i = 0; i < pairs; ++i) {
+    c->pairs[2 * i] = positions[i];
+    c->pairs[2 * i + 1] = origins[i];
+    c->marks[i].at = (unsigned)(r->top - r->reads);
+    c->marks[i].position = positions[i];
+    if (origins[i] != 0)
+      *r->top++ = origins[i] - 1;
+  }
+  /* The arguments' own reads, pushed after this, belong to no parameter. */
+  c->marks[pairs].at = (unsigned)(r->top - r->reads);
+  c->marks[pairs].position = 0;
+  return 1;
+}
+#endif
+/* sleuth_call_argsv (sleuth_call_args with cache null) for at most four pairs, inline: the
+ * record and the origins go onto the thread's stacks without a call. */
 SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                      unsigned key, unsigned consumer, unsigned *cache,
                                      unsigned pairs, unsigned p1, unsigned o1, unsigned p2,
                                      unsigned o2, unsigned p3, unsigned o3, unsigned p4,
                                      unsigned o4) {
 #ifdef SLEUTH_INLINE_WRITES
-  struct sleuth_reads *r = &sleuth_pending_reads;
-  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
-  if (base != 0 && r->num_calls < r->max_calls && r->end - r->top >= 4) {
-    struct sleuth_call_record *c = &r->calls[r->num_calls++];
-    unsigned origins[4], positions[4], i;
-    origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
-    positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
-    c->depth = r->num_frames;
-    c->node = base - 1 + site;
-    c->key = key;
-    c->reads = (unsigned)(r->top - r->reads);
-    c->ctl = ctl;
-    c->value_site = consumer;
-    c->value_tu = cache ? tu : (struct sleuth_tu *)SLEUTH_NULL;
-    c->value_cache = cache;
-    c->num_pairs = pairs;
-    c->num_marks = pairs + 1;
-    for (i = 0; i < pairs; ++i) {
-      c->pairs[2 * i] = positions[i];
-      c->pairs[2 * i + 1] = origins[i];
-      c->marks[i].at = (unsigned)(r->top - r->reads);
-      c->marks[i].position = positions[i];
-      if (origins[i] != 0)
-        *r->top++ = origins[i] - 1;
-    }
-    /* The arguments' own reads, pushed after this, belong to no parameter. */
-    c->marks[pairs].at = (unsigned)(r->top - r->reads);
-    c->marks[pairs].position = 0;
+  unsigned positions[4], origins[4];
+  positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
+  origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
+  if (sleuth_push_call_pairs(tu, site, ctl, key, consumer, cache, pairs, positions, origins))
     return;
-  }
 #endif
   sleuth_call_argsv(tu, site, ctl, key, consumer, cache, pairs, p1, o1, p2, o2, p3, o3, p4, o4);
+}
+/* The same for five to eight pairs (Lua's luaH_finishset(L, h, key, slot, val)). */
+SLEUTH_INLINE void sleuth_call_pairs8(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                      unsigned key, unsigned consumer, unsigned *cache,
+                                      unsigned pairs, unsigned p1, unsigned o1, unsigned p2,
+                                      unsigned o2, unsigned p3, unsigned o3, unsigned p4,
+                                      unsigned o4, unsigned p5, unsigned o5, unsigned p6,
+                                      unsigned o6, unsigned p7, unsigned o7, unsigned p8,
+                                      unsigned o8) {
+#ifdef SLEUTH_INLINE_WRITES
+  unsigned positions[8], origins[8];
+  positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
+  positions[4] = p5, positions[5] = p6, positions[6] = p7, positions[7] = p8;
+  origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
+  origins[4] = o5, origins[5] = o6, origins[6] = o7, origins[7] = o8;
+  if (sleuth_push_call_pairs(tu, site, ctl, key, consumer, cache, pairs, positions, origins))
+    return;
+#endif
+  sleuth_call_argsv(tu, site, ctl, key, consumer, cache, pairs, p1, o1, p2, o2, p3, o3, p4, o4, p5,
+                    o5, p6, o6, p7, o7, p8, o8);
 }
 
 #ifdef SLEUTH_INLINE_WRITES
