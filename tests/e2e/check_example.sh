@@ -32,6 +32,7 @@ else
   if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 fi
 
+# shellcheck disable=SC2086
 extra=$(head -n 1 $sources | sed -n 's|^/\* check_example flags: \(.*\) \*/$|\1|p' | head -n 1)
 flags="$flags $extra"
 

@@ -137,11 +137,12 @@ rw_wrappers() {
   chmod +x "$dir/cc" "$dir/c++"
 }
 
-# rw_build KIND FAMILY BUILD_FUNCTION: runs BUILD_FUNCTION DIR CC CXX into
-# $work/build/KIND-FAMILY (KIND: native or a mode), log in DIR.log. A native build is kept while
-# its key (compiler, flags, source, build function) is unchanged.
+# rw_build KIND FAMILY BUILD_FUNCTION [MODE]: runs BUILD_FUNCTION DIR CC CXX into
+# $work/build/KIND-FAMILY (KIND: native or a mode; another name with MODE given: a variant
+# built through the wrappers in that mode), log in DIR.log. A native build is kept while its
+# key (compiler, flags, source, build function) is unchanged.
 rw_build() {
-  local kind=$1 family=$2 function=$3 dir=$work/build/$1-$2 cc cxx key t0=$SECONDS
+  local kind=$1 family=$2 function=$3 mode=${4:-$1} dir=$work/build/$1-$2 cc cxx key t0=$SECONDS
   if [ "$kind" = native ]; then
     cc=$(compiler_of "$family" c) cxx=$(compiler_of "$family" c++)
     key="$($cc --version | head -n 1) $(debian_flags | tr '\n' ' ') $(cat "$src/.sleuth-unpacked")"
@@ -151,7 +152,7 @@ rw_build() {
       return 0
     fi
   else
-    rw_wrappers "$family" "$kind" "$work/wrappers-$kind-$family"
+    rw_wrappers "$family" "$mode" "$work/wrappers-$kind-$family"
     cc=$work/wrappers-$kind-$family/cc cxx=$work/wrappers-$kind-$family/c++
   fi
   rm -rf "$dir" "$dir.key" && mkdir -p "$dir"

@@ -4,21 +4,26 @@
 # 64-bit variants) with Debian's build flags, natively and through `sleuth cc` (each mode in
 # SLEUTH_REALWORLD_MODES). Its own tests (`make test`: teststatic, testshared, test64) must give
 # the same results, and each test program the same output and exit status; minigzip must
-# compress a multi-megabyte file to the same bytes. See common.sh for the arguments.
+# compress a multi-megabyte file to the same bytes. In dependency mode, minigzip built without
+# optimization must also record the same dependence graph as the -O2 build: at -O2 the
+# compiler inlines instrumented functions into one another, which must not change what the
+# runtime sees. See common.sh for the arguments.
 PKG=zlib
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 rw_init "$@"
 rw_fetch zlib
 [ -f "$src/zlib.h" ] && [ -x "$src/configure" ] || fail "$src is not a zlib source tree"
 
-build_zlib() { # DIR CC CXX
+build_zlib() { # DIR CC CXX (with zlib_cflags added, zlib_targets made: default all)
   local dir=$1 cc=$2
   cp -a "$src/." "$dir/"
   eval "$(debian_flags)"
   cd "$dir"
-  CC=$cc CFLAGS="$CFLAGS $CPPFLAGS" LDFLAGS="$LDFLAGS" ./configure
-  make -j1 all
+  CC=$cc CFLAGS="$CFLAGS $CPPFLAGS ${zlib_cflags:-}" LDFLAGS="$LDFLAGS" ./configure
+  make -j1 "${zlib_targets:-all}"
 }
+# The same at -O0 (the later -O wins), minigzip only.
+build_zlib_unoptimized() { zlib_cflags=-O0 zlib_targets=minigzip build_zlib "$@"; }
 
 # Input for minigzip: about 1 MB of text (zlib's own sources); dependency mode costs far
 # more than 5x on deflate (bench/RESULTS.md), so the bigger inputs are bench/runtime's.
@@ -58,6 +63,21 @@ for family in "${families[@]}"; do
     [ -s "$inst.run/example.sleuth" ] || fail "$mode/$family: example wrote no $mode file"
     summary+=("$mode/$family: make test $(cat "$native.run/make-test.result") both ways ($(cat "$native.run/make-test.ok") test OK lines), 7 test programs same output and status; $(rw_stats "$mode" "$family")")
     rw_compiled_all "$mode" "$family"
+    if [ "$mode" = deps ]; then
+      rw_build deps-O0 "$family" build_zlib_unoptimized deps
+      o0=$work/build/deps-O0-$family
+      rw_run "$inst.run" graph "$inst" sh -c "head -c 100000 '$input' | ./minigzip -9 -c | md5sum"
+      rw_run "$o0.run" graph "$o0" sh -c "head -c 100000 '$input' | ./minigzip -9 -c | md5sum"
+      for run in "$inst.run" "$o0.run"; do
+        "$sleuth" slice "$run/graph.sleuth" --format deps >"$run/graph.txt" 2>&1 ||
+          fail "deps/$family: $(cat "$run/graph.txt")"
+      done
+      if ! cmp -s "$o0.run/graph.txt" "$inst.run/graph.txt"; then
+        diff "$o0.run/graph.txt" "$inst.run/graph.txt" | head -n 20 || true
+        fail "deps/$family: minigzip -9 recorded another dependence graph at -O2 than at -O0"
+      fi
+      summary+=("deps/$family: minigzip -9 records the same dependence graph at -O0 and at -O2 ($(grep -c ' <[=-] ' "$inst.run/graph.txt") nodes with dependences)")
+    fi
   done
 done
 rw_report

@@ -11,7 +11,10 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   const Stmt *Parent = F.Ctx.parent(E);
   if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr>(Parent))
     return false;
-  CharSourceRange R = F.Ctx.fileRange(E);
+  // A statement that is (or ends with) a macro invocation, `CALL(x, y);`, `(void)snprintf(buf,
+  // n, "%s", p);` with glibc's fortified snprintf a macro: the reads pushed before the expansion
+  // are dropped after it too.
+  CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())
     return false;
   F.Ctx.wrap(R, "((void)(", "), sleuth_discard())");
