@@ -119,9 +119,15 @@ public:
     return I != ProbesInside.end() && I->second > 0;
   }
 
-  /// Locals and parameters read inside the macro expansion that an expression is, by
-  /// expression (MacroReadProbe).
-  llvm::MapVector<const clang::Expr *, std::vector<const clang::VarDecl *>> MacroReads;
+  /// A read that a macro expansion hides, repeated before it: a variable by its name, or an
+  /// lvalue written in a macro argument (`*s`, `p->len`) by its text.
+  struct MacroRead {
+    const clang::VarDecl *Variable = nullptr;
+    const clang::Expr *Lvalue = nullptr;
+    std::string Text;
+  };
+  /// The reads inside the macro expansion that an expression is, by expression (MacroReadProbe).
+  llvm::MapVector<const clang::Expr *, std::vector<MacroRead>> MacroReads;
 
   bool isCxx() const { return !Ctx.isC(); }
   static unsigned calleeKey(const clang::FunctionDecl *F);

@@ -241,8 +241,9 @@ TEST_F(RewriteTest, TemplateLocalsThatBuiltinOperatorsOfDependentPointersReadAre
 
 TEST_F(RewriteTest, AMacroArgumentReadAndAssignedKeepsItsTextAnLvalue) {
   // zlib's CRC2(state->check, hold) expands to `check = crc32(check, ...)`: the argument's text
-  // is read in one place and assigned in another. The read of `s` inside it goes before the
-  // whole expansion; the argument stays as it was (a comma expression is no lvalue in C).
+  // is read in one place and assigned in another. The reads of `s` and `s->n` inside it go
+  // before the whole expansion; the argument stays as it was (a comma expression is no lvalue
+  // in C).
   std::string Text = rewrite("arg.c", "#define BUMP(c) ((c) = (c) * 2 + 1)\n"
                                       "struct box { int n; };\n"
                                       "int f(struct box *s) {\n"
@@ -250,8 +251,10 @@ TEST_F(RewriteTest, AMacroArgumentReadAndAssignedKeepsItsTextAnLvalue) {
                                       "  y = BUMP(s->n);\n"
                                       "  return y;\n"
                                       "}\n");
-  EXPECT_TRUE(std::regex_search(
-      Text, std::regex("y = \\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), BUMP\\(s->n\\)\\)")))
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("y = \\(" + checked("sleuth_chk") +
+                                         "__sleuth_o0_0\\), \\(void\\)" + checked("sleuth_getc") +
+                                         "&\\(s->n\\), sizeof\\(s->n\\)\\), BUMP\\(s->n\\)\\)")))
       << Text;
 }
 
@@ -279,6 +282,48 @@ TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
       << Text;
   // An lvalue expansion stays as it was: in C a comma expression is no lvalue.
   EXPECT_NE(Text.find("(CELL(cells) = "), std::string::npos) << Text;
+}
+
+TEST_F(RewriteTest, MemoryReadsInsideMacroArgumentsAreReadBeforeTheExpansion) {
+  // glibc's tolower() when optimizing is a statement expression naming its argument several
+  // times (LOWER); MAX spells each argument twice. An lvalue written in an argument whose
+  // address loads only variables is read by its text just before the expansion. Not one whose
+  // address loads memory (the macro may test `p` before `p->next->len`), nor one naming a
+  // macro's own local (`*t` in WITH_T), nor a local of a statement expression written in the
+  // file, which is out of scope before it (STORE).
+  std::string Text = rewrite(
+      "args.c", "struct node { int len; struct node *next; };\n"
+                "#define LOWER(c) (__extension__({ int r_; if (sizeof(c) > 1) r_ = (c) + 1; "
+                "else r_ = (c); r_; }))\n"
+                "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n"
+                "#define WITH_T(x) (__extension__({ int *t = g; (x); }))\n"
+                "#define THEN(p, x) ((p) ? (x) : 0)\n"
+                "#define STORE(x) do { h = (x); } while (0)\n"
+                "int *g, h;\n"
+                "int f(const char *s, struct node *p, int *t, int n) {\n"
+                "  int v[3] = {1, 2, 3}, i = n & 1;\n"
+                "  int a = LOWER(*s);\n"
+                "  int b = MAX(p->len, n) + MAX(v[i], 0);\n"
+                "  int c = WITH_T(*t);\n"
+                "  int d = THEN(p, p->next->len);\n"
+                "  int e = ({ int k = a; STORE(k); k; });\n"
+                "  return a + b + c + d + e;\n"
+                "}\n");
+  auto ReadBefore = [&](const std::string &Lvalue, const std::string &Expansion) {
+    return std::regex_search(Text, std::regex(checked("sleuth_getc") + "&\\(" + Lvalue +
+                                              "\\), sizeof\\(" + Lvalue + "\\)\\), [^;]*" +
+                                              Expansion + "\\)"));
+  };
+  EXPECT_TRUE(ReadBefore("\\*s", "LOWER\\(\\*s\\)")) << Text;
+  // The pointer `s` is read before the expansion too (a kept parameter: its companion).
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("int a = \\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), ")))
+      << Text;
+  EXPECT_TRUE(ReadBefore("p->len", "MAX\\(p->len, n\\)")) << Text;
+  EXPECT_TRUE(ReadBefore("v\\[i\\]", "MAX\\(v\\[i\\], 0\\)")) << Text;
+  EXPECT_EQ(Text.find("&(*t)"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("&(p->next->len)"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("int e = ({ int k = "), std::string::npos) << Text;
 }
 
 TEST_F(RewriteTest, AStatementThatIsAMacroInvocationDropsTheReadsPushedBeforeIt) {

@@ -163,11 +163,15 @@ public:
         continue;
       // Whatever is left cannot be told apart (two unmeasured ways into one block, conditions
       // inside macros): count one unknown edge as never taken and go on. Ways into a block
-      // that ends the program (an assert's failure branch) are the safest guess.
+      // that ends the program (an assert's failure branch) are the safest guess; then one
+      // outcome of a branch, whose other outcomes the rules then give the block's whole count
+      // (`MAX(a, b)`'s `?:`). A guess on an edge that is its block's only way out (the exit's,
+      // first in the list) counted the path that did run as never taken.
       bool Guessed = false;
-      for (int Pass = 0; Pass < 2 && !Guessed; ++Pass)
+      for (int Pass = 0; Pass < 3 && !Guessed; ++Pass)
         for (Edge &E : Edges)
-          if (!E.Count && (Pass == 1 || NoReturn.count(E.To))) {
+          if (!E.Count && (Pass == 2 || (Pass == 0 && NoReturn.count(E.To)) ||
+                           (Pass == 1 && Blocks[E.From].Out.size() > 1))) {
             E.Count = CountFormula{};
             Guessed = true;
             break;

@@ -27,8 +27,10 @@ public:
 };
 
 /// Reads that a macro's expansion hides from the rewriter (`#define SQUARE(v) ((v) * (v))`: the
-/// argument is spelled twice; a macro body naming a local): a local or parameter read inside
-/// an expression that is one whole macro expansion is read just before that expression, where
+/// argument is spelled twice; a macro body naming a local; glibc's `tolower(*s)`, a statement
+/// expression when optimizing): a local or parameter read inside an expression that is one
+/// whole macro expansion, or a memory lvalue written in one of its arguments whose address
+/// loads only variables (`*s`, `p->len`, `v[i]`), is read just before that expression, where
 /// the text is the file's. The expression then reads what the macro read.
 class MacroReadProbe {
 public:
