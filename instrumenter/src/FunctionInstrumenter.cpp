@@ -1,4 +1,5 @@
 #include "FunctionInstrumenter.h"
+#include "HotLoops.h"
 
 #include "probes/Probes.h"
 
@@ -321,6 +322,7 @@ bool FunctionInstrumenter::run() {
   computeControlGroups();
   FrameProbe::instrumentEntry(*this);
   resolveDeferred(FirstEdit, FirstReplacement);
+  HotLoops::inlineProbes(Body, FirstEdit, Ctx);
   return true;
 }
 

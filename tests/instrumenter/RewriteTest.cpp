@@ -6,6 +6,8 @@
 // (MacroReadProbe).
 #include "sleuth/instrumenter/instrumenter.h"
 
+#include "HotLoops.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -42,9 +44,10 @@ protected:
     return Result.Text;
   }
 
-  /// The prefix of a read checked against node site N (any N if N is empty) with its cache.
+  /// The prefix of a read checked against node site N (any N if N is empty) with its cache
+  /// (in an innermost loop, the probe's inlined twin: HotLoops).
   static std::string checked(const std::string &Probe, const std::string &N = "[0-9]+") {
-    return Probe + "\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " + N + "u, ";
+    return Probe + "(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " + N + "u, ";
   }
   /// True if reads of Var go through a companion.
   static bool kept(const std::string &Text, const std::string &Var) {
@@ -54,8 +57,10 @@ protected:
   /// True if reads of Var go through the shadow memory.
   static bool shadowed(const std::string &Text, const std::string &Var) {
     return Text.find("sleuth_get(&(" + Var + ")") != std::string::npos ||
+           Text.find("sleuth_get_hot(&(" + Var + ")") != std::string::npos ||
            Text.find("sleuth_getp((void *)(__UINTPTR_TYPE__)&(" + Var + ")") != std::string::npos ||
            Text.find("sleuth::rd(" + Var + ")") != std::string::npos ||
+           Text.find("sleuth::rd_hot(" + Var + ")") != std::string::npos ||
            std::regex_search(Text, std::regex("(" + checked("sleuth_getc") + "&\\(" + Var + "\\)|" +
                                               checked("sleuth_getcp") +
                                               "\\(void \\*\\)\\(__UINTPTR_TYPE__\\)&\\(" + Var +
@@ -92,9 +97,10 @@ TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
   // The compound write checks the old origin against its own node first; the declaration
   // and the plain write read no old value.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("sleuth_chk\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], ([0-9]+)u, "
-                       "(__sleuth_o0_[0-9]+)\\), \\(void\\)\\(\\2 = sleuth_def\\(&__sleuth_tu, "
-                       "\\1u, ")))
+      Text,
+      std::regex("sleuth_chk\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], ([0-9]+)u, "
+                 "(__sleuth_o0_[0-9]+)\\), \\(void\\)\\(\\2 = sleuth_def(?:_hot)?\\(&__sleuth_tu, "
+                 "\\1u, ")))
       << Text;
   EXPECT_TRUE(std::regex_search(Text, std::regex("int s = 0; int __sleuth_d[0-9]+ __attribute__"
                                                  "\\(\\(unused\\)\\) = \\(\\(void\\)\\("
@@ -326,6 +332,58 @@ TEST_F(RewriteTest, MemoryReadsInsideMacroArgumentsAreReadBeforeTheExpansion) {
   EXPECT_NE(Text.find("int e = ({ int k = "), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, ProbesOfSmallLoopsInlineTheirFastPaths) {
+  // A small loop nest's probes (the tests, reads and writes of both loops) call the inlined
+  // twins; the code outside loops keeps the calls of the file's one copy.
+  std::string Text = rewrite("hot.c", "int g;\n"
+                                      "int f(const unsigned char *a, int n) {\n"
+                                      "  int i, j, s = 0;\n"
+                                      "  for (i = 0; i < n; i++)\n"
+                                      "    for (j = 0; j < i; j++)\n"
+                                      "      s += a[j];\n"
+                                      "  g = s;\n"
+                                      "  while (g > 100)\n"
+                                      "    g /= 2;\n"
+                                      "  return s;\n"
+                                      "}\n");
+  auto Line = [](const std::string &In, const std::string &Needle) { // the line holding Needle
+    size_t At = In.find(Needle);
+    if (At == std::string::npos)
+      return std::string();
+    size_t Begin = In.rfind('\n', At) + 1;
+    return In.substr(Begin, In.find('\n', At) - Begin);
+  };
+  std::string Outer = Line(Text, "(i = 0)"), Inner = Line(Text, "(j = 0)"),
+              Body = Line(Text, "(s += "), After = Line(Text, "(g = "),
+              Second = Line(Text, "while ("), SecondBody = Line(Text, "(g /= 2)");
+  EXPECT_NE(Outer.find("sleuth_test_hot("), std::string::npos) << Text;
+  EXPECT_NE(Inner.find("sleuth_test_hot("), std::string::npos) << Text;
+  EXPECT_EQ(Inner.find("sleuth_test("), std::string::npos) << Text;
+  EXPECT_NE(Body.find("sleuth_getc_hot("), std::string::npos) << Text;
+  EXPECT_NE(Body.find("sleuth_def_hot("), std::string::npos) << Text;
+  EXPECT_NE(After.find("sleuth_set("), std::string::npos) << Text;
+  EXPECT_NE(Second.find("sleuth_getc_hot("), std::string::npos) << Text;
+  EXPECT_NE(SecondBody.find("sleuth_set_hot("), std::string::npos) << Text;
+  // A loop with more edits than HotLoops::MaxEditsPerLoop keeps the calls, but for a small loop
+  // inside it.
+  std::string Long = "int h(int *v, int n) {\n  int k, t = 0;\n  for (k = 0; k < n; k++) {\n";
+  for (int I = 0; I < 40; ++I)
+    Long += "    t += v[k] * " + std::to_string(I) + "; v[k] = t;\n";
+  Long += "    while (t > 1000) t /= 3;\n  }\n  return t;\n}\n";
+  std::string LongText = rewrite("long.c", Long);
+  EXPECT_EQ(Line(LongText, "(k = 0)").find("_hot("), std::string::npos) << LongText;
+  EXPECT_EQ(Line(LongText, "* 0)").find("_hot("), std::string::npos) << LongText;
+  EXPECT_NE(Line(LongText, "* 0)").find("sleuth_getc("), std::string::npos) << LongText;
+  EXPECT_NE(Line(LongText, "(t /= 3)").find("sleuth_test_hot("), std::string::npos) << LongText;
+}
+
+TEST_F(RewriteTest, InlinedTwinsAreNamedOnlyForWholeProbeNames) {
+  EXPECT_EQ(instrumenter::HotLoops::inlined("sleuth_getc(a), sleuth_getcp(b), sleuth::rdc(c), "
+                                            "sleuth::rd(d), sleuth_get_slow(e), xsleuth_set(f)"),
+            "sleuth_getc_hot(a), sleuth_getcp_hot(b), sleuth::rdc_hot(c), sleuth::rd_hot(d), "
+            "sleuth_get_slow(e), xsleuth_set(f)");
+}
+
 TEST_F(RewriteTest, AStatementThatIsAMacroInvocationDropsTheReadsPushedBeforeIt) {
   // glibc's fortified snprintf is such a macro at -O2 (Clang has no __va_arg_pack): the reads
   // pushed before the expansion must not reach the next statement's node.
@@ -481,16 +539,18 @@ TEST_F(RewriteTest, NodesPassTheTestThatControlsThem) {
   // group as it started, but not on every call).
   std::smatch M;
   ASSERT_TRUE(std::regex_search(
-      Text, M, std::regex("while \\(sleuth_test\\(&__sleuth_tu, [0-9]+u, (__sleuth_g0_[0-9]+), ")))
+      Text, M,
+      std::regex("while \\(sleuth_test(?:_hot)?\\(&__sleuth_tu, [0-9]+u, (__sleuth_g0_[0-9]+), ")))
       << Text;
   std::string Group = M[1];
   EXPECT_NE(Text.find("unsigned " + Group + " = 0u;"), std::string::npos) << Text;
   EXPECT_NE(Text.find("(void)(" + Group + " = __sleuth_cc0)"), std::string::npos) << Text;
   EXPECT_TRUE(std::regex_search(
       Text,
-      std::regex("if \\(\\(sleuth_test\\(&__sleuth_tu, ([0-9]+)u, [^\\n]*\\? \\(\\(void\\)\\(" +
-                 Group + " = __sleuth_tu\\.base \\+ \\1u\\), 1\\) : \\(\\(void\\)\\(" + Group +
-                 " = __sleuth_tu\\.base \\+ \\1u\\), 0\\)\\)\\)")))
+      std::regex(
+          "if \\(\\(sleuth_test(?:_hot)?\\(&__sleuth_tu, ([0-9]+)u, [^\\n]*\\? \\(\\(void\\)\\(" +
+          Group + " = __sleuth_tu\\.base \\+ \\1u\\), 1\\) : \\(\\(void\\)\\(" + Group +
+          " = __sleuth_tu\\.base \\+ \\1u\\), 0\\)\\)\\)")))
       << Text;
 }
 

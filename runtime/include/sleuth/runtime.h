@@ -47,7 +47,10 @@ extern "C" {
 #define SLEUTH_INLINE static __inline__ __attribute__((always_inline))
 /* The local fast paths of nodes and shadow reads are larger: inlined at each of a file's
  * thousands of probes they made GCC take 3.6 times as long on cJSON.c (bench/RESULTS.md). One
- * copy per file, called directly (no PLT, no runtime entry), costs little more at run time. */
+ * copy per file, called directly (no PLT, no runtime entry), costs little more at run time,
+ * but in a tight loop: each is the call of an always-inlined twin (`sleuth_getc_hot`, ...),
+ * which the instrumenter names instead in the probes of small loops (zlib's longest_match ran
+ * 27 % faster; instrumenter/src/HotLoops.h). */
 #define SLEUTH_LOCAL static __inline__ __attribute__((noinline))
 /* The same for the rare paths of the inline probes, kept out of their code (GCC places them
  * apart): the hot loops of zlib's longest_match ran 15 % longer with a few more instructions
@@ -292,7 +295,7 @@ SLEUTH_PROBE void sleuth_get_slow(const volatile void *addr, unsigned long size)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
+SLEUTH_INLINE void sleuth_get_hot(const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_reads *r = &sleuth_pending_reads;
   unsigned *word = sleuth_shadow_words((unsigned long)addr, size);
@@ -312,6 +315,9 @@ SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
   }
 #endif
   sleuth_get_slow(addr, size);
+}
+SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
+  sleuth_get_hot(addr, size);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -349,8 +355,8 @@ SLEUTH_PROBE void sleuth_getc_slow(struct sleuth_tu *tu, unsigned *cache, unsign
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned site,
-                              const volatile void *addr, unsigned long size) {
+SLEUTH_INLINE void sleuth_getc_hot(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                   const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
   unsigned *word = sleuth_shadow_words((unsigned long)addr, size);
   if (word) {
@@ -368,6 +374,10 @@ SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned si
 #endif
   sleuth_getc_slow(tu, cache, site, addr, size);
 }
+SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                              const volatile void *addr, unsigned long size) {
+  sleuth_getc_hot(tu, cache, site, addr, size);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -376,6 +386,11 @@ SLEUTH_INLINE void *sleuth_getcp(struct sleuth_tu *tu, unsigned *cache, unsigned
                                  const volatile void *addr, unsigned long size) {
   sleuth_getc(tu, cache, site, addr, size);
   return (void *)(unsigned long)addr; /* through an integer: no -Wcast-qual */
+}
+SLEUTH_INLINE void *sleuth_getcp_hot(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                     const volatile void *addr, unsigned long size) {
+  sleuth_getc_hot(tu, cache, site, addr, size);
+  return (void *)(unsigned long)addr;
 }
 
 /* --- Nodes ----------------------------------------------------------------------------------
@@ -469,7 +484,7 @@ SLEUTH_COLD int sleuth_set_part(const struct sleuth_tu *tu, unsigned site,
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
 /* A write of a kept local: returns its new origin (1 + the node). */
-SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+SLEUTH_INLINE unsigned sleuth_def_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
   if (s)
@@ -477,9 +492,12 @@ SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned c
 #endif
   return sleuth_def_slow(tu, site, ctl, 1);
 }
+SLEUTH_LOCAL unsigned sleuth_def(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+  return sleuth_def_hot(tu, site, ctl);
+}
 /* ++/-- of a kept local whose value is used: its node reads the old value only (checked before
  * this), not the reads of the expression around it. */
-SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+SLEUTH_INLINE unsigned sleuth_defnow_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 0);
   if (s)
@@ -487,8 +505,11 @@ SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigne
 #endif
   return sleuth_def_slow(tu, site, ctl, 0);
 }
+SLEUTH_LOCAL unsigned sleuth_defnow(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+  return sleuth_defnow_hot(tu, site, ctl);
+}
 /* Conditions: records the test and returns `outcome` unchanged. */
-SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+SLEUTH_INLINE int sleuth_test_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
   if (s) {
@@ -498,6 +519,9 @@ SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, 
 #endif
   return sleuth_test_slow(tu, site, ctl, outcome);
 }
+SLEUTH_LOCAL int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+  return sleuth_test_hot(tu, site, ctl, outcome);
+}
 /* switch (value): records the test like sleuth_test and returns `value` unchanged (inline
  * too: Lua's interpreter dispatches every instruction through one). */
 SLEUTH_INLINE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
@@ -505,12 +529,17 @@ SLEUTH_INLINE unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, u
   (void)sleuth_test(tu, site, ctl, 1);
   return value;
 }
+SLEUTH_INLINE unsigned long sleuth_switch_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                              unsigned long value) {
+  (void)sleuth_test_hot(tu, site, ctl, 1);
+  return value;
+}
 /* Writes to memory, called after the store: node `site` depends on the pending reads (and on
  * the old value for compound sites); [addr, addr+size) now originates at `site`. Inline when
  * that is one word or an aligned pair that no split record describes, and for part of a word
  * whose other bytes came from this site or from nothing (a part, see SLEUTH_SPLIT). */
-SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                             const volatile void *addr, unsigned long size) {
+SLEUTH_INLINE void sleuth_set_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                  const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_site_state *s = sleuth_quiet(tu, site, ctl, 1);
   unsigned *word = s ? sleuth_shadow_words((unsigned long)addr, size) : (unsigned *)SLEUTH_NULL;
@@ -546,6 +575,10 @@ SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
 #endif
   sleuth_set_slow(tu, site, ctl, addr, size);
 }
+SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                             const volatile void *addr, unsigned long size) {
+  sleuth_set_hot(tu, site, ctl, addr, size);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -557,6 +590,11 @@ SLEUTH_LOCAL void sleuth_set(struct sleuth_tu *tu, unsigned site, unsigned ctl,
 SLEUTH_INLINE int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                               const volatile void *addr, unsigned long size) {
   sleuth_set(tu, site, ctl, addr, size);
+  return 0;
+}
+SLEUTH_INLINE int sleuth_decl_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                  const volatile void *addr, unsigned long size) {
+  sleuth_set_hot(tu, site, ctl, addr, size);
   return 0;
 }
 
@@ -1061,6 +1099,12 @@ template <class T> inline T &wrote(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T
   sleuth_set(Tu, Site, Ctl, __builtin_addressof(Lvalue), sizeof(T));
   return Lvalue;
 }
+template <class T>
+__attribute__((always_inline)) inline T &wrote_hot(sleuth_tu *Tu, unsigned Site, unsigned Ctl,
+                                                   T &Lvalue) {
+  sleuth_set_hot(Tu, Site, Ctl, __builtin_addressof(Lvalue), sizeof(T));
+  return Lvalue;
+}
 
 /* Remembers Lvalue as the target of write `Site` and yields it, for an assignment in a template
  * that may call an operator= (whose result may be anything) and whose target has side effects
@@ -1078,9 +1122,19 @@ template <class T> inline T &rd(T &Lvalue) {
   sleuth_get(__builtin_addressof(Lvalue), sizeof(T));
   return Lvalue;
 }
+template <class T> __attribute__((always_inline)) inline T &rd_hot(T &Lvalue) {
+  sleuth_get_hot(__builtin_addressof(Lvalue), sizeof(T));
+  return Lvalue;
+}
 /* ... or checked, when the instrumenter knows the node that consumes it. */
 template <class T> inline T &rdc(sleuth_tu *Tu, unsigned *Cache, unsigned Site, T &Lvalue) {
   sleuth_getc(Tu, Cache, Site, __builtin_addressof(Lvalue), sizeof(T));
+  return Lvalue;
+}
+template <class T>
+__attribute__((always_inline)) inline T &rdc_hot(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
+                                                 T &Lvalue) {
+  sleuth_getc_hot(Tu, Cache, Site, __builtin_addressof(Lvalue), sizeof(T));
   return Lvalue;
 }
 } // namespace sleuth
