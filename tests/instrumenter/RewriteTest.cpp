@@ -384,6 +384,44 @@ TEST_F(RewriteTest, InlinedTwinsAreNamedOnlyForWholeProbeNames) {
             "sleuth_get_slow(e), xsleuth_set(f)");
 }
 
+TEST_F(RewriteTest, MemoryCallsBecomeWritesOfTheirDestination) {
+  // memcpy, memmove and memset take the runtime's twins, its arguments before the `)`; the
+  // node is named after the destination. A callee spelled by a macro (zlib's zmemcpy) or
+  // called through a pointer is left as it was.
+  std::string Text = rewrite("mem.c", "#include <string.h>\n"
+                                      "#define zmemcpy memcpy\n"
+                                      "struct p { int x, y; };\n"
+                                      "void f(struct p *q, char *buf, int n) {\n"
+                                      "  struct p a;\n"
+                                      "  void *(*copy)(void *, const void *, size_t) = memcpy;\n"
+                                      "  memcpy(&a, q, sizeof a);\n"
+                                      "  memmove(buf, buf + 1, n);\n"
+                                      "  memset(buf, n, 4);\n"
+                                      "  zmemcpy(q, &a, sizeof a);\n"
+                                      "  copy(q, &a, sizeof a);\n"
+                                      "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_memcpy\\(&a, [^;]*sizeof a, &__sleuth_tu, ([0-9]+)u, [^)]*\\)")))
+      << Text;
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("sleuth_memmove\\([^;]*, &__sleuth_tu, [0-9]+u, ")))
+      << Text;
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("sleuth_memset\\([^;]*, 4, &__sleuth_tu, [0-9]+u, ")))
+      << Text;
+  EXPECT_NE(Text.find("zmemcpy("), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("sleuth_memcpy(q"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\"a\"}"), std::string::npos) << Text;    // the memcpy's node
+  EXPECT_NE(Text.find("\"*buf\"}"), std::string::npos) << Text; // memmove's and memset's
+  // C++: std::memcpy too.
+  std::string Cxx = rewrite("mem.cpp", "#include <cstring>\n"
+                                       "void g(int *d, const int *s) { std::memcpy(d, s, 8); }\n");
+  EXPECT_TRUE(std::regex_search(
+      Cxx, std::regex("[^:]sleuth_memcpy\\([^;]*, d\\), [^;]*, s\\), 8, &__sleuth_tu, [0-9]+u, ")))
+      << Cxx;
+  EXPECT_EQ(Cxx.find("std::"), std::string::npos) << Cxx;
+}
+
 TEST_F(RewriteTest, AStatementThatIsAMacroInvocationDropsTheReadsPushedBeforeIt) {
   // glibc's fortified snprintf is such a macro at -O2 (Clang has no __va_arg_pack): the reads
   // pushed before the expansion must not reach the next statement's node.

@@ -84,6 +84,15 @@ public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };
 
+/// memcpy, memmove and memset: the call becomes a write of the destination range (the
+/// runtime's sleuth_memcpy, ...) that depends on the copied bytes and the arguments' reads.
+/// Done by the library unseen, those bytes kept the origins of whatever had been there before
+/// (a dead frame's, a freed block's), and a copy lost its source's.
+class MemoryCallProbe {
+public:
+  static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
 /// Calls into the uninstrumented C++ library (std::string, containers): a const member reads
 /// its object, a non-const member whose result is discarded writes it, `=` and `op=` write
 /// their left operand, and class-type operands are read. Without this, values kept in library

@@ -598,6 +598,42 @@ SLEUTH_INLINE int sleuth_decl_hot(struct sleuth_tu *tu, unsigned site, unsigned 
   return 0;
 }
 
+/* memcpy, memmove and memset, which the instrumenter renames at their calls: writes of
+ * [d, d + n) by a node of `site` (the call) that depends on the arguments' reads (checked
+ * against it), on the copied bytes' origins (memset: on the value's reads) and on `ctl`; the
+ * call's value reads that node. Done by the library, those writes left the bytes' old origins
+ * in the shadow memory (a dead frame's, a freed block's) and a copy lost its source's. The
+ * runtime's arguments come last: the rewriter inserts them before the call's `)`. */
+SLEUTH_INLINE void sleuth_wrote_range(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
+                                      unsigned long n) {
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  sleuth_set(tu, site, ctl, d, n);
+  if (base != 0)
+    sleuth_use(base + site);
+}
+SLEUTH_INLINE void *sleuth_memcpy(void *d, const void *s, unsigned long n, struct sleuth_tu *tu,
+                                  unsigned site, unsigned ctl) {
+  if (n != 0)
+    sleuth_get(s, n);
+  __builtin_memcpy(d, s, n);
+  sleuth_wrote_range(tu, site, ctl, d, n);
+  return d;
+}
+SLEUTH_INLINE void *sleuth_memmove(void *d, const void *s, unsigned long n, struct sleuth_tu *tu,
+                                   unsigned site, unsigned ctl) {
+  if (n != 0)
+    sleuth_get(s, n);
+  __builtin_memmove(d, s, n);
+  sleuth_wrote_range(tu, site, ctl, d, n);
+  return d;
+}
+SLEUTH_INLINE void *sleuth_memset(void *d, int c, unsigned long n, struct sleuth_tu *tu,
+                                  unsigned site, unsigned ctl) {
+  __builtin_memset(d, c, n);
+  sleuth_wrote_range(tu, site, ctl, d, n);
+  return d;
+}
+
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                unsigned long size);

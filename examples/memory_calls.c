@@ -1,0 +1,45 @@
+/* Writes by memcpy, memmove and memset. A struct copied with memcpy depends on the writes to
+ * its source through the copy; values shifted with memmove on theirs; and a buffer cleared with
+ * memset depends on the clearing, not on whatever an earlier call's locals left at the same
+ * stack address (fill() runs at the depth cleared() runs at, just before it). */
+#include <stdio.h>
+#include <string.h>
+
+struct point {
+  int x;
+  int y;
+};
+
+static int fill(int seed) {
+  int scratch[8];
+  int i;
+  for (i = 0; i < 8; i++)
+    scratch[i] = seed + i;
+  return scratch[7];
+}
+
+static int cleared(void) {
+  int buffer[8];
+  memset(buffer, 0, sizeof(buffer));
+  return buffer[3];
+}
+
+int main(void) {
+  struct point a, b;
+  int v[4];
+  int t, c, z, w;
+  a.x = 3;
+  a.y = 4;
+  memcpy(&b, &a, sizeof(b));
+  t = b.x * 2;
+  v[0] = 1;
+  v[1] = t;
+  v[2] = 5;
+  v[3] = 7;
+  memmove(v, v + 1, 2 * sizeof(v[0]));
+  w = v[0] + v[3];
+  c = fill(t);
+  z = cleared();
+  printf("%d %d %d %d\n", t, w, c, z);
+  return 0;
+}
