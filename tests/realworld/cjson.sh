@@ -255,6 +255,29 @@ for family in ${SLEUTH_REALWORLD_FAMILIES:-gcc clang}; do
 done
 [ ${#families[@]} -gt 0 ] || fail "no compiler family was built"
 
+# --- the same graph at -O0 and at -O2 -------------------------------------------------------
+# glibc's tolower() is a macro only when optimizing, and frames are laid out anew at each level:
+# misc_tests (which includes cJSON.c) must record the same dependence graph both ways. It was 20
+# lines apart while reads through pointers in macro arguments were lost and memset left a dead
+# frame's origins in print()'s buffer.
+same_graph_at_O0_and_O2() {
+  local dir=$work/optimization unity=$src/tests/unity/src level
+  rm -rf "$dir" && mkdir -p "$dir"
+  for level in O0 O2; do
+    SLEUTH_CC=gcc "$sleuth" cc -$level -std=c89 -I"$src" -I"$unity" -o "$dir/misc_tests.$level" \
+      "$src/tests/misc_tests.c" "$unity/unity.c" >"$dir/build.$level.log" 2>&1 ||
+      { tail -n 20 "$dir/build.$level.log"; fail "misc_tests -$level build failed"; }
+    (cd "$src/tests" && SLEUTH_OUT="$dir/$level.deps" "$dir/misc_tests.$level" >/dev/null 2>&1) ||
+      fail "misc_tests -$level failed"
+    "$sleuth" slice "$dir/$level.deps" --format deps >"$dir/$level.txt" ||
+      fail "misc_tests -$level: no loadable dependence file"
+  done
+  diff "$dir/O0.txt" "$dir/O2.txt" >"$dir/diff.txt" ||
+    { head -n 20 "$dir/diff.txt"; fail "misc_tests records another dependence graph at -O2 than at -O0"; }
+  note "gcc: misc_tests records the same dependence graph at -O0 and at -O2 ($(wc -l <"$dir/O2.txt") lines)"
+}
+same_graph_at_O0_and_O2
+
 # --- what was instrumented ------------------------------------------------------------------
 # The same files and arguments as the last native build, through the instrumenter alone.
 mapfile -t files < <(grep -o '"file": "[^"]*"' "$stats_dir/compile_commands.json" |
