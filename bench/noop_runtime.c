@@ -63,6 +63,8 @@ unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned posit
   return site + 1;
 }
 void sleuth_get_slow(const volatile void *addr, unsigned long size) { (void)addr, (void)size; }
+void sleuth_copy_origins(void *d, const void *s, unsigned long n) { (void)d, (void)s, (void)n; }
+void sleuth_clear_origins(void *d, unsigned long n) { (void)d, (void)n; }
 void *sleuth_getp(const volatile void *addr, unsigned long size) {
   (void)size;
   return (void *)addr;

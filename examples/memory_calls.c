@@ -1,7 +1,7 @@
-/* Writes by memcpy, memmove and memset. A struct copied with memcpy depends on the writes to
- * its source through the copy; values shifted with memmove on theirs; and a buffer cleared with
- * memset depends on the clearing, not on whatever an earlier call's locals left at the same
- * stack address (fill() runs at the depth cleared() runs at, just before it). */
+/* Copies by memcpy and memmove carry the origins of the bytes they copy: b.x depends on the
+ * write to a.x through the copy (not on a.y's), v[0] on the write to v[1] it was moved from. A
+ * buffer cleared with memset has no origin, as a constant: not what an earlier call's locals
+ * left at the same stack address (fill() runs at cleared()'s depth, just before it). */
 #include <stdio.h>
 #include <string.h>
 

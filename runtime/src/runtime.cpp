@@ -363,6 +363,16 @@ void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
+void sleuth_copy_origins(void *Dst, const void *Src, unsigned long Size) {
+  if (Size != 0 && Dst != Src)
+    shadow().copy(reinterpret_cast<uintptr_t>(Dst), reinterpret_cast<uintptr_t>(Src), Size,
+                  thread().Leaves);
+}
+
+void sleuth_clear_origins(void *Dst, unsigned long Size) {
+  shadow().clear(reinterpret_cast<uintptr_t>(Dst), Size, thread().Leaves);
+}
+
 void sleuth_use_slow(unsigned Origin) {
   if (Origin != 0)
     thread().Pending.push_back(Origin - 1);

@@ -112,12 +112,52 @@ public:
   }
 
   void assign(uintptr_t Addr, unsigned long Size, uint32_t Node, LeafCache &Cache) {
-    const uint32_t Value = Node + 1;
+    store(Addr, Size, Node + 1, Cache);
+  }
+
+  /// Makes [Addr, Addr+Size) have no origin (memset): memory without a leaf has none already,
+  /// and gets none.
+  void clear(uintptr_t Addr, unsigned long Size, LeafCache &Cache) { store(Addr, Size, 0, Cache); }
+
+  /// The origin (0, or 1 + the node) of the byte at Addr.
+  uint32_t originAt(uintptr_t Addr, LeafCache &Cache) const {
+    const Leaf *L = cachedLeaf(Addr, /*Create=*/false, Cache);
+    if (!L)
+      return 0;
+    size_t I = Addr & (LeafSize - 1), Byte = I & (WordSize - 1);
+    uint32_t V = L->Words[I >> WordBits].load(std::memory_order_acquire);
+    return isRecord(V) ? record(V).Bytes[Byte].load(std::memory_order_relaxed) : originOf(V, Byte);
+  }
+
+  /// Gives [Dst, Dst+Size) the origins of [Src, Src+Size) byte for byte (memcpy, memmove: the
+  /// ranges may overlap). Bytes without an origin make no leaf.
+  void copy(uintptr_t Dst, uintptr_t Src, unsigned long Size, LeafCache &Cache) {
+    constexpr size_t Chunk = 1024;
+    uint32_t Origins[Chunk];
+    bool Backward = Dst > Src && Dst - Src < Size; // a later chunk's source is written first
+    for (unsigned long Done = 0; Done < Size;) {
+      size_t N = Size - Done < Chunk ? Size - Done : Chunk;
+      unsigned long At = Backward ? Size - Done - N : Done;
+      for (size_t I = 0; I < N; ++I)
+        Origins[I] = originAt(Src + At + I, Cache);
+      for (size_t I = 0, J; I < N; I = J) {
+        for (J = I + 1; J < N && Origins[J] == Origins[I];)
+          ++J;
+        store(Dst + At + I, J - I, Origins[I], Cache);
+      }
+      Done += N;
+    }
+  }
+
+private:
+  // Makes Value (0, or 1 + a node) the origin of [Addr, Addr+Size); with 0, only where a leaf
+  // exists.
+  void store(uintptr_t Addr, unsigned long Size, uint32_t Value, LeafCache &Cache) {
     while (Size > 0) {
-      Leaf *L = cachedLeaf(Addr, /*Create=*/true, Cache);
+      Leaf *L = cachedLeaf(Addr, /*Create=*/Value != 0, Cache);
       size_t Offset = Addr & (LeafSize - 1);
       size_t N = LeafSize - Offset < Size ? LeafSize - Offset : Size;
-      for (size_t I = Offset, End = Offset + N; I < End;) {
+      for (size_t I = Offset, End = Offset + N; L && I < End;) {
         size_t Word = I >> WordBits, WordBegin = Word << WordBits;
         size_t Stop = End < WordBegin + WordSize ? End : WordBegin + WordSize;
         if (I == WordBegin && Stop == WordBegin + WordSize)
@@ -131,6 +171,7 @@ public:
     }
   }
 
+public:
   /// Appends the distinct origins of [Addr, Addr+Size) to Out.
   template <class Reads>
   void collect(uintptr_t Addr, unsigned long Size, Reads &Out, LeafCache &Cache) const {

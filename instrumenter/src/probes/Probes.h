@@ -84,10 +84,10 @@ public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };
 
-/// memcpy, memmove and memset: the call becomes a write of the destination range (the
-/// runtime's sleuth_memcpy, ...) that depends on the copied bytes and the arguments' reads.
-/// Done by the library unseen, those bytes kept the origins of whatever had been there before
-/// (a dead frame's, a freed block's), and a copy lost its source's.
+/// memcpy, memmove and memset call the runtime header's twins (sleuth_memcpy, ...): a copy
+/// carries the source bytes' origins to the destination, memset clears them. Done by the
+/// library unseen, those bytes kept the origins of whatever had been there before (a dead
+/// frame's, a freed block's), and a copy lost its source's.
 class MemoryCallProbe {
 public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);

@@ -598,39 +598,27 @@ SLEUTH_INLINE int sleuth_decl_hot(struct sleuth_tu *tu, unsigned site, unsigned 
   return 0;
 }
 
-/* memcpy, memmove and memset, which the instrumenter renames at their calls: writes of
- * [d, d + n) by a node of `site` (the call) that depends on the arguments' reads (checked
- * against it), on the copied bytes' origins (memset: on the value's reads) and on `ctl`; the
- * call's value reads that node. Done by the library, those writes left the bytes' old origins
- * in the shadow memory (a dead frame's, a freed block's) and a copy lost its source's. The
- * runtime's arguments come last: the rewriter inserts them before the call's `)`. */
-SLEUTH_INLINE void sleuth_wrote_range(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
-                                      unsigned long n) {
-  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
-  sleuth_set(tu, site, ctl, d, n);
-  if (base != 0)
-    sleuth_use(base + site);
-}
-SLEUTH_INLINE void *sleuth_memcpy(void *d, const void *s, unsigned long n, struct sleuth_tu *tu,
-                                  unsigned site, unsigned ctl) {
-  if (n != 0)
-    sleuth_get(s, n);
+/* memcpy, memmove and memset, which the instrumenter renames at their calls: a copy gives the
+ * destination's bytes the origins of the source's, byte for byte (a struct copied with memcpy
+ * leads back to the writes of its fields), memset leaves its bytes without an origin, as a
+ * constant's. Done by the library unseen, the bytes kept whatever origins had been there (a
+ * dead frame's locals, a freed block's) and a copy lost its source's. The arguments' reads stay
+ * pending, for the consumer of the call's value, as with any library call. */
+SLEUTH_PROBE void sleuth_copy_origins(void *d, const void *s, unsigned long n);
+SLEUTH_PROBE void sleuth_clear_origins(void *d, unsigned long n);
+SLEUTH_INLINE void *sleuth_memcpy(void *d, const void *s, unsigned long n) {
   __builtin_memcpy(d, s, n);
-  sleuth_wrote_range(tu, site, ctl, d, n);
+  sleuth_copy_origins(d, s, n);
   return d;
 }
-SLEUTH_INLINE void *sleuth_memmove(void *d, const void *s, unsigned long n, struct sleuth_tu *tu,
-                                   unsigned site, unsigned ctl) {
-  if (n != 0)
-    sleuth_get(s, n);
+SLEUTH_INLINE void *sleuth_memmove(void *d, const void *s, unsigned long n) {
   __builtin_memmove(d, s, n);
-  sleuth_wrote_range(tu, site, ctl, d, n);
+  sleuth_copy_origins(d, s, n);
   return d;
 }
-SLEUTH_INLINE void *sleuth_memset(void *d, int c, unsigned long n, struct sleuth_tu *tu,
-                                  unsigned site, unsigned ctl) {
+SLEUTH_INLINE void *sleuth_memset(void *d, int c, unsigned long n) {
   __builtin_memset(d, c, n);
-  sleuth_wrote_range(tu, site, ctl, d, n);
+  sleuth_clear_origins(d, n);
   return d;
 }
 
