@@ -206,3 +206,50 @@ TEST(ShadowMemoryTest, ThreadsSplittingAndWritingDistinctWordsKeepExactOriginsAn
 }
 
 } // namespace
+
+TEST(ShadowMemoryTest, CopyCarriesEachBytesOriginEvenWhenTheRangesOverlap) {
+  // memcpy/memmove (sleuth_copy_origins): byte i of a 3000-byte range has node 1 + i % 7, so
+  // every word is split; copies by one byte up (memmove's backward case, across its 1 KiB
+  // chunks) and back down must give every byte its source byte's origin.
+  auto S = std::make_unique<ShadowMemory>();
+  Cache C;
+  constexpr uintptr_t From = Base + (1u << 20);
+  constexpr size_t Size = 3000;
+  auto Node = [](size_t I) { return uint32_t(1 + I % 7); };
+  for (size_t I = 0; I < Size; ++I)
+    S->assign(From + I, 1, Node(I), C);
+  S->copy(From + 1, From, Size, C);
+  EXPECT_EQ(S->originAt(From, C), Node(0) + 1); // not written by the copy
+  for (size_t I = 0; I < Size; ++I)
+    ASSERT_EQ(S->originAt(From + 1 + I, C), Node(I) + 1) << "byte " << I << " after the move up";
+  S->copy(From, From + 1, Size, C);
+  for (size_t I = 0; I < Size; ++I)
+    ASSERT_EQ(S->originAt(From + I, C), Node(I) + 1) << "byte " << I << " after the move down";
+  // Bytes without an origin copied over bytes with one leave them without.
+  constexpr uintptr_t Fresh = Base + (2u << 20);
+  S->copy(From + 5, Fresh, 6, C);
+  EXPECT_EQ(bytesOf(*S, From + 4, C),
+            (std::array<uint32_t, 4>{Node(4), sleuth::rt::NoNode, sleuth::rt::NoNode,
+                                     sleuth::rt::NoNode}));
+  EXPECT_EQ(bytesOf(*S, From + 8, C),
+            (std::array<uint32_t, 4>{sleuth::rt::NoNode, sleuth::rt::NoNode, sleuth::rt::NoNode,
+                                     Node(11)}));
+}
+
+TEST(ShadowMemoryTest, ClearLeavesNoOriginAndMakesNoLeafForMemoryWithout) {
+  // memset (sleuth_clear_origins) on memory that has shadow entries clears them; on 64 MiB that
+  // has none it makes no leaf, so a program clearing large buffers pays nothing for them.
+  auto S = std::make_unique<ShadowMemory>();
+  Cache C;
+  constexpr uintptr_t Written = Base + (3u << 20), Untouched = Base + (uintptr_t(1) << 30);
+  S->assign(Written, 64, /*Node=*/5, C);
+  S->assign(Written + 70, 1, /*Node=*/6, C); // a part of a word
+  S->clear(Written + 8, 64, C);
+  EXPECT_EQ(origins(*S, Written, 8, C), Origins{5});
+  EXPECT_EQ(origins(*S, Written + 8, 64, C), Origins{});
+  EXPECT_EQ(origins(*S, Written + 72, 4, C), Origins{});
+  size_t Before = residentBytes();
+  S->clear(Untouched, size_t(64) << 20, C);
+  EXPECT_LT(residentBytes() - Before, size_t(1) << 20);
+  EXPECT_EQ(origins(*S, Untouched, 4096, C), Origins{});
+}
