@@ -61,6 +61,12 @@ ShadowMemory &shadow() {
 }
 
 namespace {
+std::atomic<bool> ShadowInUse{false};
+} // namespace
+
+bool shadowInUse() { return ShadowInUse.load(std::memory_order_relaxed); }
+
+namespace {
 __attribute__((tls_model("initial-exec"))) thread_local ThreadState *CurrentThread = nullptr;
 } // namespace
 
@@ -148,6 +154,7 @@ void registerUnit(sleuth_tu *Tu) {
     R.FileIds.push_back(IsNode ? R.NumGraphNodes++ : NoNode);
   }
   installExitHandlers();
+  ShadowInUse.store(true, std::memory_order_relaxed);
   RegisteredSites.store(R.NumSites, std::memory_order_release);
   __atomic_store_n(&Tu->base, Base + 1, __ATOMIC_RELEASE);
 }

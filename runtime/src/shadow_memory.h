@@ -32,7 +32,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 namespace sleuth::rt {
@@ -129,24 +131,87 @@ public:
     return isRecord(V) ? record(V).Bytes[Byte].load(std::memory_order_relaxed) : originOf(V, Byte);
   }
 
-  /// Gives [Dst, Dst+Size) the origins of [Src, Src+Size) byte for byte (memcpy, memmove: the
-  /// ranges may overlap). Bytes without an origin make no leaf.
+  /// Gives [Dst, Dst+Size) the origins of [Src, Src+Size) byte for byte (memcpy, memmove,
+  /// realloc: the ranges may overlap). Bytes without an origin make no leaf.
   void copy(uintptr_t Dst, uintptr_t Src, unsigned long Size, LeafCache &Cache) {
     constexpr size_t Chunk = 1024;
     uint32_t Origins[Chunk];
     bool Backward = Dst > Src && Dst - Src < Size; // a later chunk's source is written first
+    // Ranges aligned alike (a block realloc moved; most memcpy of structs and arrays) copy
+    // their whole words' entries as they are, a byte mask included: a byte's position in its
+    // word is the same at both ends. Only the words of split records go byte by byte.
+    bool Aligned = ((Dst ^ Src) & (WordSize - 1)) == 0;
     for (unsigned long Done = 0; Done < Size;) {
       size_t N = Size - Done < Chunk ? Size - Done : Chunk;
       unsigned long At = Backward ? Size - Done - N : Done;
-      for (size_t I = 0; I < N; ++I)
-        Origins[I] = originAt(Src + At + I, Cache);
-      for (size_t I = 0, J; I < N; I = J) {
-        for (J = I + 1; J < N && Origins[J] == Origins[I];)
-          ++J;
-        store(Dst + At + I, J - I, Origins[I], Cache);
+      if (Aligned && N >= 2 * WordSize) {
+        copyWords(Dst + At, Src + At, N, Cache);
+      } else {
+        for (size_t I = 0; I < N; ++I)
+          Origins[I] = originAt(Src + At + I, Cache);
+        for (size_t I = 0, J; I < N; I = J) {
+          for (J = I + 1; J < N && Origins[J] == Origins[I];)
+            ++J;
+          store(Dst + At + I, J - I, Origins[I], Cache);
+        }
       }
       Done += N;
     }
+  }
+
+  /// Memory given back to the allocator ([Addr, Addr+Size), a freed heap block) has no origin
+  /// any more, as after clear(); its split records return to Cache's free list. Where the range
+  /// spans ReleaseAtLeast bytes or more, the shadow pages it covers whole go back to the kernel
+  /// (madvise): a large block is mmap'd by malloc and unmapped by free, and the next one lands
+  /// elsewhere, so its shadow would stay resident for memory that no longer exists (tinyxml2's
+  /// bench parsed three documents and kept the shadow of all three, bench/RESULTS.md). Smaller
+  /// blocks' addresses are reused by the allocator, and their shadow with them.
+  static constexpr size_t ReleaseAtLeast = size_t(64) << 10;
+  void forget(uintptr_t Addr, unsigned long Size, LeafCache &Cache) {
+    bool Release = Size >= ReleaseAtLeast;
+    // The bytes of partial words at either end.
+    uintptr_t First = (Addr + WordSize - 1) & ~uintptr_t(WordSize - 1);
+    uintptr_t Last = (Addr + Size) & ~uintptr_t(WordSize - 1);
+    if (First >= Last) {
+      store(Addr, Size, 0, Cache);
+      return;
+    }
+    store(Addr, First - Addr, 0, Cache);
+    store(Last, Addr + Size - Last, 0, Cache);
+    for (uintptr_t At = First; At < Last;) {
+      size_t Offset = At & (LeafSize - 1);
+      size_t N = LeafSize - Offset < Last - At ? LeafSize - Offset : Last - At;
+      if (Leaf *L = cachedLeaf(At, /*Create=*/false, Cache))
+        forgetWords(*L, Offset >> WordBits, (Offset + N) >> WordBits, Release, Cache);
+      At += N;
+    }
+  }
+
+  /// The split records on the free list of a cache that is not a thread's (the heap hooks', see
+  /// heap_hooks.cpp) go to a list of the shadow's own, which the next split of any thread
+  /// whose own list is empty takes.
+  void giveBack(LeafCache &Cache) {
+    if (Cache.FreeRecords.empty())
+      return;
+    std::lock_guard<std::mutex> Lock(GivenBackMutex);
+    GivenBackRecords.insert(GivenBackRecords.end(), Cache.FreeRecords.begin(),
+                            Cache.FreeRecords.end());
+    GivenBack.store(GivenBackRecords.size(), std::memory_order_relaxed);
+    Cache.FreeRecords.clear();
+  }
+
+  /// Bytes of shadow pages resident in memory (mincore), for tests: what the leaves cost.
+  size_t residentLeafBytes() const {
+    size_t Page = size_t(sysconf(_SC_PAGESIZE)), Pages = sizeof(Leaf) / Page, Resident = 0;
+    std::vector<unsigned char> InCore(Pages);
+    for (auto &Top : Tops)
+      if (Mid *M = Top.load(std::memory_order_acquire))
+        for (size_t I = 0; I < (size_t(1) << MidBits); ++I)
+          if (Leaf *L = M[I].load(std::memory_order_acquire);
+              L && mincore(L, sizeof(Leaf), InCore.data()) == 0)
+            for (unsigned char P : InCore)
+              Resident += (P & 1) * Page;
+    return Resident;
   }
 
 private:
@@ -271,9 +336,17 @@ private:
     uint32_t Old = Entry.load(std::memory_order_acquire);
     if (Old == Value)
       return;
+    constexpr uint32_t AllBytes = 15u << PartMaskShift;
+    uint32_t Written = (((1u << Stop) - 1) & ~((1u << First) - 1)) << PartMaskShift;
+    if (Value == 0 && !isRecord(Old)) { // bytes cleared (memset, free): the others keep theirs
+      uint32_t Origin = Old & SplitBit ? Old & (PartOriginLimit - 1) : Old;
+      uint32_t Kept = (Old & SplitBit ? Old & AllBytes : AllBytes) & ~Written;
+      if (Origin < PartOriginLimit) {
+        Entry.store(Kept ? PartTag | Kept | Origin : 0, std::memory_order_release);
+        return;
+      }
+    }
     if (Value < PartOriginLimit && (Old == 0 || (Old & PartTag) == PartTag)) {
-      constexpr uint32_t AllBytes = 15u << PartMaskShift;
-      uint32_t Written = (((1u << Stop) - 1) & ~((1u << First) - 1)) << PartMaskShift;
       uint32_t New = NeedsRecord;
       if ((Old & AllBytes & ~Written) == 0) // no byte from another write is left
         New = PartTag | Written | Value;
@@ -330,6 +403,88 @@ private:
     assignBytes(Entry, First, Stop, Value, Cache);
   }
 
+  // copy() of N bytes (at most a chunk of 1 KiB, at least two words) from Src to Dst, both at
+  // the same offset in their words: all read before any is written (the ranges may overlap).
+  void copyWords(uintptr_t Dst, uintptr_t Src, size_t N, LeafCache &Cache) {
+    constexpr size_t MaxWords = 1024 / WordSize + 1;
+    uint32_t Entries[MaxWords];
+    bool Split[MaxWords]; // the word's entry refers to a split record: copied by bytes
+    uint32_t SplitOrigins[MaxWords][WordSize];
+    uintptr_t Head = (WordSize - (Src & (WordSize - 1))) & (WordSize - 1);
+    uintptr_t Words = (N - Head) >> WordBits, Tail = N - Head - (Words << WordBits);
+    uint32_t HeadOrigins[WordSize], TailOrigins[WordSize];
+    for (size_t I = 0; I < Head; ++I)
+      HeadOrigins[I] = originAt(Src + I, Cache);
+    for (size_t I = 0; I < Tail; ++I)
+      TailOrigins[I] = originAt(Src + N - Tail + I, Cache);
+    for (size_t W = 0; W < Words; ++W) {
+      uintptr_t From = Src + Head + (W << WordBits);
+      const Leaf *L = cachedLeaf(From, /*Create=*/false, Cache);
+      uint32_t V =
+          L ? L->Words[(From & (LeafSize - 1)) >> WordBits].load(std::memory_order_acquire) : 0;
+      // A split word's bytes are copied, not its record's reference (a record has one word).
+      Split[W] = isRecord(V);
+      Entries[W] = Split[W] ? 0 : V;
+      if (Split[W])
+        for (size_t J = 0; J < WordSize; ++J)
+          SplitOrigins[W][J] = record(V).Bytes[J].load(std::memory_order_relaxed);
+    }
+    for (size_t I = 0; I < Head; ++I)
+      store(Dst + I, 1, HeadOrigins[I], Cache);
+    for (size_t W = 0; W < Words; ++W) {
+      uintptr_t To = Dst + Head + (W << WordBits);
+      if (Split[W]) {
+        for (size_t J = 0; J < WordSize; ++J)
+          store(To + J, 1, SplitOrigins[W][J], Cache);
+        continue;
+      }
+      Leaf *L = cachedLeaf(To, /*Create=*/Entries[W] != 0, Cache);
+      if (L)
+        assignWord(L->Words[(To & (LeafSize - 1)) >> WordBits], Entries[W], Cache);
+    }
+    for (size_t I = 0; I < Tail; ++I)
+      store(Dst + N - Tail + I, 1, TailOrigins[I], Cache);
+  }
+
+  // forget() of whole words [Begin, End) of leaf L: entries made 0, records released; with
+  // Release, the pages covered whole and holding any entry are given back to the kernel, which
+  // makes them zero again (a run of such pages in one madvise).
+  void forgetWords(Leaf &L, size_t Begin, size_t End, bool Release, LeafCache &Cache) {
+    constexpr size_t WordsPerPage = 4096 / sizeof(std::atomic<uint32_t>);
+    size_t RunBegin = 0, RunEnd = 0; // a run of pages to release, in words
+    auto Flush = [&] {
+      if (RunEnd > RunBegin)
+        madvise(&L.Words[RunBegin], (RunEnd - RunBegin) * sizeof(L.Words[0]), MADV_DONTNEED);
+      RunBegin = RunEnd = 0;
+    };
+    for (size_t W = Begin; W < End;) {
+      size_t PageEnd = (W / WordsPerPage + 1) * WordsPerPage;
+      if (PageEnd > End)
+        PageEnd = End;
+      bool WholePage = Release && W % WordsPerPage == 0 && PageEnd - W == WordsPerPage;
+      bool Any = false;
+      for (size_t I = W; I < PageEnd; ++I) {
+        uint32_t V = L.Words[I].load(std::memory_order_relaxed);
+        if (V == 0)
+          continue;
+        Any = true;
+        if (isRecord(V))
+          assignWord(L.Words[I], 0, Cache); // releases the record
+        else if (!WholePage)
+          L.Words[I].store(0, std::memory_order_release);
+      }
+      if (WholePage && Any) {
+        if (RunEnd != W)
+          Flush();
+        if (RunEnd == RunBegin)
+          RunBegin = W;
+        RunEnd = PageEnd;
+      }
+      W = PageEnd;
+    }
+    Flush();
+  }
+
   // Not an entry: it would be PartTag with all four bytes, which is a whole word's entry.
   static constexpr uint32_t NeedsRecord = ~uint32_t(0);
 
@@ -343,6 +498,8 @@ private:
   }
 
   uint32_t allocateRecord(LeafCache &Cache) {
+    if (Cache.FreeRecords.empty() && GivenBack.load(std::memory_order_relaxed) != 0)
+      adoptGivenBack(Cache);
     if (!Cache.FreeRecords.empty()) {
       uint32_t Index = Cache.FreeRecords.back();
       Cache.FreeRecords.pop_back();
@@ -422,8 +579,23 @@ private:
     return P;
   }
 
+  // Takes the records given back (giveBack) onto Cache's free list. Nothing allocates under the
+  // lock: a free from here may run the heap hooks, which give records back.
+  void adoptGivenBack(LeafCache &Cache) {
+    std::vector<uint32_t> Taken;
+    {
+      std::lock_guard<std::mutex> Lock(GivenBackMutex);
+      Taken.swap(GivenBackRecords);
+      GivenBack.store(0, std::memory_order_relaxed);
+    }
+    Cache.FreeRecords.insert(Cache.FreeRecords.end(), Taken.begin(), Taken.end());
+  }
+
   mutable std::atomic<Mid *> Tops[size_t(1) << 16] = {};
-  std::atomic<SplitRecord *> *Chunks; // MaxChunks entries, mmap'd (untouched pages are free)
+  std::mutex GivenBackMutex;
+  std::vector<uint32_t> GivenBackRecords; // see giveBack
+  std::atomic<size_t> GivenBack{0};       // their number, checked without the lock
+  std::atomic<SplitRecord *> *Chunks;     // MaxChunks entries, mmap'd (untouched pages are free)
   std::atomic<size_t> NextRecord{0};
 };
 

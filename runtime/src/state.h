@@ -219,6 +219,9 @@ Registry &registry();
 /// Registry::NumSites, for the probes that check a node id without the lock.
 extern std::atomic<unsigned> RegisteredSites;
 ShadowMemory &shadow();
+/// True once a unit of dependence mode registered: from then on the heap hooks keep the shadow
+/// in step with the heap (heap_hooks.cpp).
+bool shadowInUse();
 
 enum class WriteReason { Exit, Signal, Explicit };
 void installExitHandlers();

@@ -253,3 +253,75 @@ TEST(ShadowMemoryTest, ClearLeavesNoOriginAndMakesNoLeafForMemoryWithout) {
   EXPECT_LT(residentBytes() - Before, size_t(1) << 20);
   EXPECT_EQ(origins(*S, Untouched, 4096, C), Origins{});
 }
+
+TEST(ShadowMemoryTest, AlignedCopyMovesWholeEntriesAndSplitWordsByteForByte) {
+  // Ranges at the same offset in their words copy entries whole (a byte mask included) and
+  // split words byte by byte; moves up and down by whole words overlap their chunks.
+  auto S = std::make_unique<ShadowMemory>();
+  Cache C;
+  constexpr uintptr_t From = Base + (5u << 20) + 2; // two bytes into a word: a head and a tail
+  constexpr size_t Size = 5000;
+  auto Node = [](size_t I) -> uint32_t {
+    if (I % 64 < 8)
+      return 1 + I % 3; // split words: three origins among their bytes
+    return 100 + I / 256;
+  };
+  for (size_t I = 0; I < Size; ++I)
+    if (I % 64 != 40 && I % 64 != 41) // a part of a word never written: a byte mask
+      S->assign(From + I, 1, Node(I), C);
+  auto Expected = [&](size_t I) {
+    return I % 64 == 40 || I % 64 == 41 ? uint32_t(0) : Node(I) + 1;
+  };
+  for (long Shift : {4L, 4096L, -8L, -4100L}) {
+    uintptr_t To = From + Shift;
+    S->copy(To, From, Size, C);
+    for (size_t I = 0; I < Size; ++I)
+      ASSERT_EQ(S->originAt(To + I, C), Expected(I)) << "byte " << I << " moved by " << Shift;
+    S->copy(From, To, Size, C); // back: the source as it was
+    for (size_t I = 0; I < Size; ++I)
+      ASSERT_EQ(S->originAt(From + I, C), Expected(I)) << "byte " << I << " back from " << Shift;
+  }
+  // A source without a leaf clears the destination and makes no leaf of its own.
+  constexpr uintptr_t Nowhere = Base + (uintptr_t(3) << 30);
+  S->copy(From, Nowhere, 64, C);
+  EXPECT_EQ(origins(*S, From, 64, C), Origins{});
+  EXPECT_EQ(S->originAt(From + 64, C), Expected(64));
+}
+
+TEST(ShadowMemoryTest, ForgetClearsAFreedBlockAndGivesALargeOnesShadowPagesBack) {
+  // free (heap_hooks.cpp): a freed block's bytes have no origin, the bytes around it keep
+  // theirs; its split records serve the next splits; a large block's shadow pages go back to
+  // the kernel, a small block's stay (the allocator reuses its addresses).
+  auto S = std::make_unique<ShadowMemory>();
+  Cache C, Hooks;
+  constexpr uintptr_t Small = Base + (7u << 20), Large = Base + (8u << 20);
+  S->assign(Small, 64, /*Node=*/1, C);
+  S->assign(Small + 8, 1, /*Node=*/2, C); // split words inside the block
+  S->assign(Small + 21, 1, /*Node=*/3, C);
+  size_t Records = S->splitRecordsAllocated();
+  ASSERT_EQ(Records, 2u);
+  S->forget(Small + 2, 60, Hooks); // partial words at either end
+  EXPECT_EQ(origins(*S, Small, 2, C), Origins{1});
+  EXPECT_EQ(origins(*S, Small + 2, 60, C), Origins{});
+  EXPECT_EQ(origins(*S, Small + 62, 2, C), Origins{1});
+  S->giveBack(Hooks);
+  S->assign(Small + 4096, 64, /*Node=*/1, C);
+  S->assign(Small + 4096 + 33, 1, /*Node=*/4, C); // two new splits take the records given back
+  S->assign(Small + 4096 + 45, 1, /*Node=*/4, C);
+  EXPECT_EQ(S->splitRecordsAllocated(), Records);
+
+  constexpr size_t Block = size_t(1) << 20;
+  S->assign(Large, Block, /*Node=*/6, C);
+  size_t Resident = S->residentLeafBytes();
+  ASSERT_GE(Resident, Block);
+  S->forget(Large + 16, Block - 32, Hooks);
+  // (Before any read: mincore counts a page read after its release, the kernel's zero page.)
+  EXPECT_LE(S->residentLeafBytes(), Resident - Block + 2 * 4096);
+  EXPECT_EQ(origins(*S, Large + 16, Block - 32, C), Origins{});
+  EXPECT_EQ(origins(*S, Large, 16, C), Origins{6});
+  EXPECT_EQ(origins(*S, Large + Block - 16, 16, C), Origins{6});
+  size_t Before = S->residentLeafBytes();
+  S->forget(Small, 64, Hooks); // below ShadowMemory::ReleaseAtLeast: cleared in place
+  EXPECT_EQ(S->residentLeafBytes(), Before);
+  EXPECT_EQ(origins(*S, Small, 64, C), Origins{});
+}
