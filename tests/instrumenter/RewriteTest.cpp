@@ -418,6 +418,34 @@ TEST_F(RewriteTest, MemoryCallsTakeTheRuntimesTwins) {
   EXPECT_EQ(Cxx.find("std::"), std::string::npos) << Cxx;
 }
 
+TEST_F(RewriteTest, StringCopiesTakeTheRuntimesTwins) {
+  // strcpy, stpcpy, strncpy, strcat, strncat and mempcpy call their twins too; strlen and
+  // strchr, which write nothing, and a local function that happens to be named like one of them
+  // in C++ (no builtin) are left alone.
+  std::string Text = rewrite("str.c", "#define _GNU_SOURCE\n"
+                                      "#include <string.h>\n"
+                                      "char *f(char *d, const char *s, unsigned long n) {\n"
+                                      "  strcpy(d, s);\n"
+                                      "  strncpy(d, s, n);\n"
+                                      "  strcat(d, s);\n"
+                                      "  strncat(d, s, n);\n"
+                                      "  mempcpy(d, s, n);\n"
+                                      "  n = strlen(d) + (strchr(d, 'a') != 0);\n"
+                                      "  return stpcpy(d, s);\n"
+                                      "}\n");
+  for (const char *Twin : {"sleuth_strcpy(", "sleuth_strncpy(", "sleuth_strcat(", "sleuth_strncat(",
+                           "sleuth_mempcpy(", "sleuth_stpcpy("})
+    EXPECT_NE(Text.find(Twin), std::string::npos) << Twin << "\n" << Text;
+  EXPECT_NE(Text.find(" strlen("), std::string::npos) << Text;
+  EXPECT_NE(Text.find("strchr("), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("sleuth_strlen"), std::string::npos) << Text;
+  std::string Cxx = rewrite("str.cpp", "namespace mine { char *strcpy(char *d, const char *) "
+                                       "{ return d; } }\n"
+                                       "char *g(char *d) { return mine::strcpy(d, \"x\"); }\n");
+  EXPECT_NE(Cxx.find("mine::strcpy("), std::string::npos) << Cxx;
+  EXPECT_EQ(Cxx.find("sleuth_strcpy"), std::string::npos) << Cxx;
+}
+
 TEST_F(RewriteTest, AStatementThatIsAMacroInvocationDropsTheReadsPushedBeforeIt) {
   // glibc's fortified snprintf is such a macro at -O2 (Clang has no __va_arg_pack): the reads
   // pushed before the expansion must not reach the next statement's node.

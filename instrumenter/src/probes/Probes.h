@@ -84,8 +84,9 @@ public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };
 
-/// memcpy, memmove and memset call the runtime header's twins (sleuth_memcpy, ...): a copy
-/// carries the source bytes' origins to the destination, memset clears them. Done by the
+/// memcpy, memmove, mempcpy, memset and the string copies (strcpy, stpcpy, strncpy, strcat,
+/// strncat) call the runtime header's twins (sleuth_memcpy, ...): a copy carries the source
+/// bytes' origins to the destination, memset (and strncpy's padding) clears them. Done by the
 /// library unseen, those bytes kept the origins of whatever had been there before (a dead
 /// frame's, a freed block's), and a copy lost its source's.
 class MemoryCallProbe {

@@ -598,10 +598,10 @@ SLEUTH_INLINE int sleuth_decl_hot(struct sleuth_tu *tu, unsigned site, unsigned 
   return 0;
 }
 
-/* memcpy, memmove and memset, which the instrumenter renames at their calls: a copy gives the
- * destination's bytes the origins of the source's, byte for byte (a struct copied with memcpy
- * leads back to the writes of its fields), memset leaves its bytes without an origin, as a
- * constant's. Done by the library unseen, the bytes kept whatever origins had been there (a
+/* memcpy, memmove and memset (and the string copies below), which the instrumenter renames at
+ * their calls: a copy gives the destination's bytes the origins of the source's, byte for byte
+ * (a struct copied with memcpy leads back to the writes of its fields), memset leaves its bytes
+ * without an origin, as a constant's. Done by the library unseen, the bytes kept whatever origins had been there (a
  * dead frame's locals, a freed block's) and a copy lost its source's. The arguments' reads stay
  * pending, for the consumer of the call's value, as with any library call. */
 SLEUTH_PROBE void sleuth_copy_origins(void *d, const void *s, unsigned long n);
@@ -619,6 +619,52 @@ SLEUTH_INLINE void *sleuth_memmove(void *d, const void *s, unsigned long n) {
 SLEUTH_INLINE void *sleuth_memset(void *d, int c, unsigned long n) {
   __builtin_memset(d, c, n);
   sleuth_clear_origins(d, n);
+  return d;
+}
+SLEUTH_INLINE void *sleuth_mempcpy(void *d, const void *s, unsigned long n) {
+  __builtin_memcpy(d, s, n);
+  sleuth_copy_origins(d, s, n);
+  return (char *)d + n;
+}
+/* The string copies the same way: what each copies is its source's bytes up to the '\0' (the
+ * terminator included; at most n of them for the n-variants, strncpy padding the rest with
+ * '\0's, strncat adding one), measured before the call: the ranges may not overlap. */
+SLEUTH_INLINE unsigned long sleuth_strnlen(const char *s, unsigned long n) {
+  unsigned long k = 0;
+  while (k < n && s[k] != '\0')
+    ++k;
+  return k;
+}
+SLEUTH_INLINE char *sleuth_strcpy(char *d, const char *s) {
+  unsigned long n = __builtin_strlen(s) + 1;
+  __builtin_strcpy(d, s);
+  sleuth_copy_origins(d, s, n);
+  return d;
+}
+SLEUTH_INLINE char *sleuth_stpcpy(char *d, const char *s) {
+  unsigned long n = __builtin_strlen(s) + 1;
+  __builtin_memcpy(d, s, n);
+  sleuth_copy_origins(d, s, n);
+  return d + n - 1;
+}
+SLEUTH_INLINE char *sleuth_strncpy(char *d, const char *s, unsigned long n) {
+  unsigned long k = sleuth_strnlen(s, n);
+  __builtin_strncpy(d, s, n);
+  sleuth_copy_origins(d, s, k);
+  sleuth_clear_origins(d + k, n - k);
+  return d;
+}
+SLEUTH_INLINE char *sleuth_strcat(char *d, const char *s) {
+  unsigned long at = __builtin_strlen(d), n = __builtin_strlen(s) + 1;
+  __builtin_strcat(d, s);
+  sleuth_copy_origins(d + at, s, n);
+  return d;
+}
+SLEUTH_INLINE char *sleuth_strncat(char *d, const char *s, unsigned long n) {
+  unsigned long at = __builtin_strlen(d), k = sleuth_strnlen(s, n);
+  __builtin_strncat(d, s, n);
+  sleuth_copy_origins(d + at, s, k);
+  sleuth_clear_origins(d + at + k, 1);
   return d;
 }
 
