@@ -447,7 +447,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     return;
   }
   if (const auto *C = dyn_cast<CallExpr>(S)) {
-    if (!MemoryCallProbe::instrument(C, *this) && !LibraryCallProbe::instrument(C, *this))
+    if (!MemoryCallProbe::instrument(C, *this) && !FormatCallProbe::instrument(C, *this) &&
+        !LibraryCallProbe::instrument(C, *this))
       CallProbe::instrument(C, *this);
     return;
   }

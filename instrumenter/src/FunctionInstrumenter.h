@@ -128,6 +128,9 @@ public:
   };
   /// The reads inside the macro expansion that an expression is, by expression (MacroReadProbe).
   llvm::MapVector<const clang::Expr *, std::vector<MacroRead>> MacroReads;
+  /// Expressions whose macro reads flow into a node of their own (a fortified sprintf's: its
+  /// write, see FormatCallProbe), by expression: the site.
+  llvm::DenseMap<const clang::Expr *, unsigned> MacroReadConsumers;
 
   bool isCxx() const { return !Ctx.isC(); }
   static unsigned calleeKey(const clang::FunctionDecl *F);

@@ -370,6 +370,15 @@ void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
+void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  makeNode(T, Tu, Site, Node, Ctl); // consumes the arguments' reads
+  if (Size != 0)
+    shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  T.Pending.push_back(Node); // the call's value
+}
+
 void sleuth_copy_origins(void *Dst, const void *Src, unsigned long Size) {
   if (Size != 0 && Dst != Src)
     shadow().copy(reinterpret_cast<uintptr_t>(Dst), reinterpret_cast<uintptr_t>(Src), Size,

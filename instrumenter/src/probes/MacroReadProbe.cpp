@@ -202,6 +202,8 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
     Prefix += Before + After;
   }
   F.Ctx.wrap(R, Prefix, ")");
+  if (auto Consumer = F.MacroReadConsumers.find(E); Consumer != F.MacroReadConsumers.end())
+    F.claimReads(E, Consumer->second);
   F.countProbe();
   return true;
 }

@@ -94,6 +94,16 @@ public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };
 
+/// sprintf, snprintf, vsprintf and vsnprintf call the runtime header's twins (sleuth_sprintf,
+/// ...) with a site of their own: a write of the bytes formatted into the destination, which
+/// depends on the arguments' reads and which the call's value reads. Done by the library
+/// unseen, those bytes kept whatever origins had been there, and a number printed into a
+/// buffer and copied out of it led nowhere near the number.
+class FormatCallProbe {
+public:
+  static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
 /// Calls into the uninstrumented C++ library (std::string, containers): a const member reads
 /// its object, a non-const member whose result is discarded writes it, `=` and `op=` write
 /// their left operand, and class-type operands are read. Without this, values kept in library

@@ -601,9 +601,9 @@ SLEUTH_INLINE int sleuth_decl_hot(struct sleuth_tu *tu, unsigned site, unsigned 
 /* memcpy, memmove and memset (and the string copies below), which the instrumenter renames at
  * their calls: a copy gives the destination's bytes the origins of the source's, byte for byte
  * (a struct copied with memcpy leads back to the writes of its fields), memset leaves its bytes
- * without an origin, as a constant's. Done by the library unseen, the bytes kept whatever origins had been there (a
- * dead frame's locals, a freed block's) and a copy lost its source's. The arguments' reads stay
- * pending, for the consumer of the call's value, as with any library call. */
+ * without an origin, as a constant's. Done by the library unseen, the bytes kept whatever origins
+ * had been there (a dead frame's locals, a freed block's) and a copy lost its source's. The
+ * arguments' reads stay pending, for the consumer of the call's value, as with any library call. */
 SLEUTH_PROBE void sleuth_copy_origins(void *d, const void *s, unsigned long n);
 SLEUTH_PROBE void sleuth_clear_origins(void *d, unsigned long n);
 SLEUTH_INLINE void *sleuth_memcpy(void *d, const void *s, unsigned long n) {
@@ -667,6 +667,67 @@ SLEUTH_INLINE char *sleuth_strncat(char *d, const char *s, unsigned long n) {
   sleuth_clear_origins(d + at + k, 1);
   return d;
 }
+
+/* sprintf, snprintf, vsprintf and vsnprintf, which the instrumenter renames at their calls,
+ * passing the call's site (a write, named after the destination): the bytes the call formatted
+ * into the destination, its terminator included, originate at that node, which depends on the
+ * arguments' reads (pending: a node consumes its frame's); the call's value then reads the
+ * node. Done by the library unseen, those bytes kept whatever origins had been there, and a
+ * number printed into a buffer and copied out of it (cJSON's print_number) led nowhere near
+ * the number. The checks of the format (-Wformat) stay those of the original call. */
+SLEUTH_PROBE void sleuth_formatted(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
+                                   unsigned long n);
+/* The bytes of a formatting call that returned `count` into a destination of `size` bytes
+ * (~0ul: unbounded). */
+SLEUTH_INLINE unsigned long sleuth_formatted_size(int count, unsigned long size) {
+  if (count < 0 || size == 0)
+    return 0;
+  return (unsigned long)count < size ? (unsigned long)count + 1 : size;
+}
+__attribute__((format(printf, 5, 0))) SLEUTH_INLINE int
+sleuth_vsprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
+                __builtin_va_list args) {
+  int count = __builtin_vsprintf(d, format, args);
+  sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
+  return count;
+}
+__attribute__((format(printf, 6, 0))) SLEUTH_INLINE int
+sleuth_vsnprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsigned long size,
+                 const char *format, __builtin_va_list args) {
+  int count = __builtin_vsnprintf(d, size, format, args);
+  sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, size));
+  return count;
+}
+/* (Variadic: GCC inlines none, always_inline or not.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+__attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int
+sleuth_sprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
+               ...) {
+  __builtin_va_list args;
+  int count;
+  __builtin_va_start(args, format);
+  count = __builtin_vsprintf(d, format, args);
+  __builtin_va_end(args);
+  sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
+  return count;
+}
+__attribute__((format(printf, 6, 7))) SLEUTH_LOCAL int
+sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsigned long size,
+                const char *format, ...) {
+  __builtin_va_list args;
+  int count;
+  __builtin_va_start(args, format);
+  count = __builtin_vsnprintf(d, size, format, args);
+  __builtin_va_end(args);
+  sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, size));
+  return count;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
@@ -826,8 +887,8 @@ SLEUTH_INLINE void sleuth_call_pairs(struct sleuth_tu *tu, unsigned site, unsign
                                      unsigned o4) {
 #ifdef SLEUTH_INLINE_WRITES
   unsigned positions[4], origins[4];
-  positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
-  origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
+  positions[0] = p1; positions[1] = p2; positions[2] = p3; positions[3] = p4;
+  origins[0] = o1; origins[1] = o2; origins[2] = o3; origins[3] = o4;
   if (sleuth_push_call_pairs(tu, site, ctl, key, consumer, cache, pairs, positions, origins))
     return;
 #endif
@@ -843,10 +904,10 @@ SLEUTH_INLINE void sleuth_call_pairs8(struct sleuth_tu *tu, unsigned site, unsig
                                       unsigned o8) {
 #ifdef SLEUTH_INLINE_WRITES
   unsigned positions[8], origins[8];
-  positions[0] = p1, positions[1] = p2, positions[2] = p3, positions[3] = p4;
-  positions[4] = p5, positions[5] = p6, positions[6] = p7, positions[7] = p8;
-  origins[0] = o1, origins[1] = o2, origins[2] = o3, origins[3] = o4;
-  origins[4] = o5, origins[5] = o6, origins[6] = o7, origins[7] = o8;
+  positions[0] = p1; positions[1] = p2; positions[2] = p3; positions[3] = p4;
+  positions[4] = p5; positions[5] = p6; positions[6] = p7; positions[7] = p8;
+  origins[0] = o1; origins[1] = o2; origins[2] = o3; origins[3] = o4;
+  origins[4] = o5; origins[5] = o6; origins[6] = o7; origins[7] = o8;
   if (sleuth_push_call_pairs(tu, site, ctl, key, consumer, cache, pairs, positions, origins))
     return;
 #endif
@@ -1091,9 +1152,9 @@ SLEUTH_LOCAL void sleuth_ret(struct sleuth_tu *tu, unsigned site, unsigned ctl,
   if (f) {
     unsigned value = sleuth_hit(tu, site, s, 1);
     struct sleuth_tu *value_tu = f->value_tu;
-    sleuth_complete(f);
     unsigned *value_cache = f->value_cache;
     unsigned value_site = f->value_site;
+    sleuth_complete(f);
     sleuth_pop_frame(f);
     if (value_tu)
       sleuth_chk(value_tu, value_cache, value_site, value);
@@ -1133,10 +1194,10 @@ namespace sleuth {
 class Frame {
 public:
   Frame(sleuth_tu *Tu, unsigned Func, unsigned Key) : Tu(Tu) {
-    Control = sleuth_enter(Tu, Func, Key, 0);
+    Control = sleuth_enter(Tu, Func, Key, SLEUTH_NULL);
   }
   Frame(sleuth_tu *Tu, unsigned Func, unsigned Key, unsigned FirstParam, unsigned Count) : Tu(Tu) {
-    Control = sleuth_enter_params(Tu, Func, Key, 0, FirstParam, Count);
+    Control = sleuth_enter_params(Tu, Func, Key, SLEUTH_NULL, FirstParam, Count);
   }
   Frame(const Frame &) = delete;
   Frame &operator=(const Frame &) = delete;
