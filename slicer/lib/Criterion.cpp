@@ -96,8 +96,10 @@ public:
     std::string_view C = Criterion;
     if (C.empty())
       return fail("empty criterion");
-    if (C == "crash" || C == "last")
+    if (C == "last")
       return lastNode();
+    if (C == "crash")
+      return crashNodes();
     if (std::size_t At = C.find('@'); At != std::string_view::npos)
       return variableInFunction(C.substr(0, At), C.substr(At + 1));
     if (C.ends_with(":return"))
@@ -154,6 +156,21 @@ private:
       return fail("the dependence file records no last node for thread 0 "
                   "(nothing executed?)");
     return NodeList{*N};
+  }
+
+  /// The last node, and after a fatal signal also the nodes that were being evaluated when the
+  /// program died: reads that a node checks as they happen record their edges at once, so a
+  /// node with in-edges that never completed (no hit) is an expression the signal cut short,
+  /// such as a loop test that dereferenced a null pointer.
+  std::optional<NodeList> crashNodes() {
+    std::optional<NodeList> Nodes = lastNode();
+    if (!Nodes || !G.status().Signaled)
+      return Nodes;
+    for (Node N = 0; N < G.size(); ++N)
+      if (!G.site(N).executed() && boost::in_degree(N, G.graph()) > 0 && N != Nodes->front())
+        Nodes->push_back(N);
+    std::sort(Nodes->begin(), Nodes->end());
+    return Nodes;
   }
 
   std::optional<NodeList> returnOf(std::string_view FunctionName) {
@@ -290,7 +307,10 @@ std::optional<std::vector<Node>> resolveCriterion(const DependenceGraph &G,
     return Nodes;
   // `f:return` names every return statement of f, but the run took only
   // some; slice from those. A criterion that never ran is still kept, so the
-  // user sees it was not reached rather than an error.
+  // user sees it was not reached rather than an error. (`crash` names the
+  // nodes a signal cut short on purpose.)
+  if (Criterion == "crash")
+    return Nodes;
   NodeList Executed;
   std::copy_if(Nodes->begin(), Nodes->end(), std::back_inserter(Executed),
                [&](Node N) { return G.site(N).executed(); });

@@ -29,8 +29,10 @@ CRITERION (without one: every executed node, the whole dependence graph):
                        basename), only those named VAR if given
   FUNCTION:return      the return value of FUNCTION (`ns::C::f` or `f`)
   VAR@FUNCTION[:LINE]  the writes of VAR (or parameter VAR) in FUNCTION
-  crash, last          the last node the main thread created: where a
-                       crashing run stopped
+  last                 the last node the main thread completed
+  crash                the same, and after a fatal signal also the
+                       expressions it cut short (their reads were recorded):
+                       where a crashing run stopped
 
 options:
   --forward            what the criterion influenced, instead of where it

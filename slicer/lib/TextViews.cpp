@@ -148,8 +148,11 @@ std::string codeView(const DependenceGraph &G, const Slice &S, std::vector<std::
       L.Number = Number;
       if (!Nodes)
         return L;
+      // A node without hits but with recorded reads was reached and cut short (the expression
+      // a crash stopped): its line ran too.
       for (Node N : *Nodes)
-        if (G.site(N).executed() && G.site(N).Kind != SiteKind::Param)
+        if ((G.site(N).executed() || boost::in_degree(N, G.graph()) > 0) &&
+            G.site(N).Kind != SiteKind::Param)
           L.Marker = '*';
       L.Annotation = Index.annotation(*Nodes, F);
       return L;

@@ -99,6 +99,32 @@ TEST_F(CriterionTest, CrashAndLast) {
                    "node for thread 0 (nothing executed?)");
 }
 
+TEST_F(CriterionTest, CrashAddsWhatTheSignalCutShort) {
+  // Site 2, a loop test, read `start` (site 0) and died before it completed: no hit, one data
+  // edge. Site 1 completed last.
+  auto Run = [](std::string_view Status) {
+    std::string Error;
+    std::optional<DependenceGraph> G = DependenceGraph::parse(
+        "sleuth-deps 1\nprogram p\nstatus " + std::string(Status) +
+            "\nfile 0 /src/walk.c\nfunc 0 0 1 9 main\n"
+            "site 0 var 0 2 8 start\nsite 1 var 0 3 7 length\nsite 2 test 0 4 3 <test>\n"
+            "site 3 var 0 5 5 start\n"
+            "hit 0 1\nhit 1 1\ndata 2 0\nlast 0 1\nend\n",
+        "walk.deps", Error);
+    EXPECT_TRUE(G) << Error;
+    return G ? std::move(*G) : DependenceGraph();
+  };
+  std::string Error;
+  DependenceGraph Crashed = Run("signal 11");
+  EXPECT_EQ(resolveCriterion(Crashed, "crash", Error), (Nodes{1, 2})) << Error;
+  EXPECT_EQ(resolveCriterion(Crashed, "last", Error), (Nodes{1})) << Error;
+  Slice S = computeSlice(Crashed, {1, 2}, SliceOptions{});
+  EXPECT_TRUE(S.contains(0)); // what the dying test read
+  // After a normal exit a node without hits is no crash.
+  DependenceGraph Exited = Run("exit 0");
+  EXPECT_EQ(resolveCriterion(Exited, "crash", Error), (Nodes{1})) << Error;
+}
+
 TEST_F(CriterionTest, UnexecutedCriterionIsKept) {
   // Line 4's `return y;` did not run; slicing from it is still allowed.
   EXPECT_EQ(resolve("middle.cpp:4"), (Nodes{5}));
