@@ -30,6 +30,22 @@ std::string BlockCounter::increment(const Context &Ctx, unsigned Counter) {
   return "++" + Ctx.CounterName + "[" + std::to_string(Counter) + "]";
 }
 
+std::string BlockCounter::evaluationPrefix(const Context &Ctx, unsigned Counter) {
+  // A comma is the only way to count before an expression runs. Its left operand cast to void
+  // says it is meant (-Wcomma), with a C++ cast where old-style casts may warn (a void operand
+  // also keeps any overloaded comma operator out).
+  std::string Increment = increment(Ctx, Counter);
+  return (Ctx.isC() ? "(void)" + Increment : "static_cast<void>(" + Increment + ")") + ", ";
+}
+
+bool BlockCounter::instrumentEvaluations(Context &Ctx, const Expr *E, unsigned Counter) {
+  CharSourceRange R = Ctx.fileRange(E);
+  if (R.isInvalid())
+    return false;
+  Ctx.wrap(R, "(" + evaluationPrefix(Ctx, Counter), ")");
+  return true;
+}
+
 bool BlockCounter::instrumentEntry(Context &Ctx, const CompoundStmt *Body, unsigned Counter) {
   CharSourceRange R = Ctx.fileRange(Body);
   if (R.isInvalid())

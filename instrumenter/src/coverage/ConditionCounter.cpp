@@ -19,7 +19,7 @@ CharSourceRange ConditionCounter::range(Context &Ctx, const Expr *Condition) {
 }
 
 bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned TrueCounter,
-                                  unsigned FalseCounter) {
+                                  unsigned FalseCounter, unsigned EvaluationCounter) {
   CharSourceRange R = range(Ctx, Condition);
   if (R.isInvalid())
     return false;
@@ -29,7 +29,9 @@ bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned 
       TrueCounter == Uncounted ? "1" : BlockCounter::increment(Ctx, TrueCounter) + " != 0";
   std::string OnFalse =
       FalseCounter == Uncounted ? "0" : BlockCounter::increment(Ctx, FalseCounter) + " == 0";
-  Ctx.wrap(R, "((", ") ? " + OnTrue + " : " + OnFalse + ")");
+  std::string Before =
+      EvaluationCounter == Uncounted ? "" : BlockCounter::evaluationPrefix(Ctx, EvaluationCounter);
+  Ctx.wrap(R, "((" + Before, ") ? " + OnTrue + " : " + OnFalse + ")");
   return true;
 }
 

@@ -27,18 +27,25 @@ public:
   static bool canInstrument(Context &Ctx, const clang::Stmt *T, const clang::Stmt *Parent);
   /// The increment as text, e.g. `++__sleuth_cov[3]`.
   static std::string increment(const Context &Ctx, unsigned Counter);
+  /// `(void)++__sleuth_cov[3], `: the increment as the left operand of a comma, to count
+  /// the evaluations of the expression that follows (a block that begins with it).
+  static std::string evaluationPrefix(const Context &Ctx, unsigned Counter);
+  /// `((void)++__sleuth_cov[k], E)` around expression E (a `for` loop's increment). Returns
+  /// false where E cannot be wrapped (macros).
+  static bool instrumentEvaluations(Context &Ctx, const clang::Expr *E, unsigned Counter);
 };
 
 /// `((COND) ? ++__sleuth_cov[t] != 0 : ++__sleuth_cov[f] == 0)` around the expression whose
 /// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `? 1` or `: 0)` in
-/// place of an outcome that is not counted (the flow equations give it). At least one outcome
-/// is counted.
+/// place of an outcome that is not counted (the flow equations give it). With an evaluation
+/// counter, `((void)++__sleuth_cov[e], COND)` counts the condition's evaluations too (the
+/// count of a loop test's block, where the test itself may crash).
 class ConditionCounter {
 public:
   static constexpr unsigned Uncounted = ~0u;
   /// Returns false where the condition cannot be wrapped (macros, constant conditions).
   static bool instrument(Context &Ctx, const clang::Expr *Condition, unsigned TrueCounter,
-                         unsigned FalseCounter);
+                         unsigned FalseCounter, unsigned EvaluationCounter = Uncounted);
   /// The text range that instrument() would wrap (invalid if none).
   static clang::CharSourceRange range(Context &Ctx, const clang::Expr *Condition);
 };

@@ -1,5 +1,6 @@
 #include "FunctionCoverage.h"
 
+#include "AbnormalExits.h"
 #include "Counters.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -8,6 +9,7 @@
 #include "clang/Analysis/CFG.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -212,63 +214,74 @@ private:
     return S;
   }
 
-  // Rules that hold in every run: a block is entered through its incoming edges; a block
-  // whose condition is counted ran as often as the condition's outcomes.
+  // Rules that hold in every run the placement vouches for: a block is entered through its
+  // incoming edges; a block that nothing can leave abnormally (OutEdgesHold) is left through
+  // its outgoing edges.
   bool exactStep() {
     bool Changed = false;
     for (unsigned B = 0; B < Blocks.size(); ++B) {
       Block &Blk = Blocks[B];
-      if (!Blk.Count && !Blk.In.empty() && allKnown(Blk.In)) {
-        Blk.Count = sum(Blk.In);
-        Changed = true;
-      }
-      if (!Blk.Count && Blk.Out.size() == 2 && allKnown(Blk.Out) && Counted.count(B)) {
-        Blk.Count = sum(Blk.Out);
-        Changed = true;
-      }
-      if (Blk.Count)
-        for (unsigned E : Blk.In)
-          if (!Edges[E].Count && allKnown(Blk.In, E)) {
-            CountFormula F = *Blk.Count;
-            add(F, sum(Blk.In, E), -1);
-            Edges[E].Count = F;
-            Changed = true;
-          }
+      Changed |= sideStep(Blk, Blk.In);
+      if (OutEdgesHold[B])
+        Changed |= sideStep(Blk, Blk.Out);
     }
     return Changed;
   }
 
-  // A block is left through its outgoing edges, unless the run ended inside it.
-  bool approximateStep() {
-    for (unsigned B = 0; B < Blocks.size(); ++B) {
-      Block &Blk = Blocks[B];
-      if (!Blk.Count && !Blk.Out.empty() && allKnown(Blk.Out)) {
-        Blk.Count = sum(Blk.Out);
-        return true;
-      }
-      if (!Blk.Count)
-        continue;
-      for (unsigned E : Blk.Out)
-        if (!Edges[E].Count && allKnown(Blk.Out, E)) {
+  // One side of a block (its in-edges or out-edges) adds up to its count: the block's count
+  // from the side, or the side's one unknown edge from the block's count and the others.
+  bool sideStep(Block &Blk, const std::vector<unsigned> &Side) {
+    bool Changed = false;
+    if (!Blk.Count && !Side.empty() && allKnown(Side)) {
+      Blk.Count = sum(Side);
+      Changed = true;
+    }
+    if (Blk.Count)
+      for (unsigned E : Side)
+        if (!Edges[E].Count && allKnown(Side, E)) {
           CountFormula F = *Blk.Count;
-          add(F, sum(Blk.Out, E), -1);
+          add(F, sum(Side, E), -1);
           Edges[E].Count = F;
+          Changed = true;
+        }
+    return Changed;
+  }
+
+  // Where the placement could not measure enough (a block that begins inside a statement, a
+  // condition in a macro): "a block is left through its outgoing edges" anyway. Forward
+  // first, an out-edge from its block's count: if the run ended inside that block, the blocks
+  // after it are one too high, but the block where it ended still shows as run. Backward (a
+  // block's count from its out-edges) would hide exactly that block.
+  bool approximateStep() {
+    for (int Forward = 1; Forward >= 0; --Forward)
+      for (unsigned B = 0; B < Blocks.size(); ++B) {
+        Block &Blk = Blocks[B];
+        if (!Forward && !Blk.Count && !Blk.Out.empty() && allKnown(Blk.Out)) {
+          Blk.Count = sum(Blk.Out);
           return true;
         }
-    }
+        if (!Forward || !Blk.Count)
+          continue;
+        for (unsigned E : Blk.Out)
+          if (!Edges[E].Count && allKnown(Blk.Out, E)) {
+            CountFormula F = *Blk.Count;
+            add(F, sum(Blk.Out, E), -1);
+            Edges[E].Count = F;
+            return true;
+          }
+      }
     return false;
   }
 
 public:
-  std::set<unsigned> Counted;  // blocks whose condition outcomes are counted
-  std::set<unsigned> NoReturn; // blocks that end in a call that does not return
+  std::vector<char> OutEdgesHold; // per block: nothing leaves it but its out-edges
+  std::set<unsigned> NoReturn;    // blocks that end in a call that does not return
 };
 
 /// How many block and edge counts the flow rules give from the measured ones (Edge, Block):
-/// "a block is entered through its in-edges" always, and with Approximate also "a block is
-/// left through its out-edges".
-size_t knownCounts(const FlowSolver &S, std::vector<char> Edge, std::vector<char> Block,
-                   bool Approximate) {
+/// "a block is entered through its in-edges" always, and "a block is left through its
+/// out-edges" for the blocks where the placement vouches for it (S.OutEdgesHold).
+size_t knownCounts(const FlowSolver &S, std::vector<char> Edge, std::vector<char> Block) {
   std::vector<unsigned> Work;
   std::vector<char> Queued(S.Blocks.size(), 1);
   for (unsigned B = 0; B < S.Blocks.size(); ++B)
@@ -301,7 +314,7 @@ size_t knownCounts(const FlowSolver &S, std::vector<char> Edge, std::vector<char
     Work.pop_back();
     Queued[B] = 0;
     Side(B, S.Blocks[B].In);
-    if (Approximate)
+    if (S.OutEdgesHold[B])
       Side(B, S.Blocks[B].Out);
   }
   return size_t(std::count(Edge.begin(), Edge.end(), 1) +
@@ -392,6 +405,7 @@ bool FunctionCoverage::run() {
     const Expr *Decider;
     CharSourceRange Range;
     bool CountTrue = true, CountFalse = true;
+    bool CountBlock = false; // `(++k, COND)`: the block begins with the condition (a loop's)
   };
   struct StatementSite {
     unsigned Block;
@@ -410,7 +424,11 @@ bool FunctionCoverage::run() {
     CharSourceRange R = ConditionCounter::range(Ctx, D);
     if (R.isValid()) {
       CountedBranches.insert(B->getBlockID());
-      ConditionSites.push_back({B->getBlockID(), D, R});
+      const Stmt *First = firstStatement(*B);
+      // Only a block that begins with its condition (a loop's test, a `&&` operand) can be
+      // counted there: the count of the condition's evaluations is the block's.
+      bool BeginsWithCondition = First && IsInside(First, D) && B->pred_size() > 0;
+      ConditionSites.push_back({B->getBlockID(), D, R, true, true, BeginsWithCondition});
     }
   }
   for (const CFGBlock *B : *Graph) {
@@ -454,27 +472,149 @@ bool FunctionCoverage::run() {
       StatementSites.push_back({Id, T, P});
   }
 
-  // gcov counts one edge per decision where the flow equations give the other: so here. A
-  // condition's false outcome goes uncounted when the exact rules (a block is entered through
-  // its in-edges) still determine every count they determined with it; the approximate rule
-  // ("a block is left through its out-edges") is never relied on, so a run that dies inside
-  // a block still shows as one. With minimal counters it is relied on: any counter goes whose
-  // count both rules together still give, innermost loops first (their counters run most).
+  // Which blocks are left only through their out-edges. The exact placement relies on that
+  // only where nothing in the block can end the run or jump away (no call, no access through
+  // a pointer, no division): then every count holds also for a run that dies. The minimal
+  // placement, as gcov does, also where only a fault or a call that ends the run could stop
+  // the block half-way, but never across a call that may throw or longjmp: every count holds
+  // for runs that go on, and a run that dies inside a block miscounts that block.
+  bool Minimal = Ctx.MinimalCounters;
+  AbnormalExits Exits(Ctx.Ast);
+  Solver.OutEdgesHold.assign(Solver.Blocks.size(), 0);
+  for (const CFGBlock *B : *Graph)
+    Solver.OutEdgesHold[B->getBlockID()] = Minimal ? !Exits.mayEscape(*B) : !Exits.mayDie(*B);
+
+  // A `for` loop's entry: `++k;` before the statement counts the edge from the block that ends
+  // with its init into its test, once per loop rather than once per iteration, where the init
+  // cannot die (then the edge runs as often as the statement is reached). Knowing it, the flow
+  // rules give the increment's count from the test's, which a body that may die does not.
+  struct LoopEntrySite {
+    unsigned Edge;
+    const ForStmt *Loop;
+    const Stmt *Parent;
+    bool Counted = true;
+  };
+  std::vector<LoopEntrySite> LoopEntrySites;
+  for (const CFGBlock *Test : *Graph) {
+    const auto *For = dyn_cast_or_null<ForStmt>(Test->getTerminatorStmt());
+    const Stmt *Parent = For ? Parents.getParent(For) : nullptr;
+    if (!For || !For->getInit() || !For->getCond() || !Parent ||
+        !isStatementPosition(Parent, For) || !BlockCounter::canInstrument(Ctx, For, Parent))
+      continue;
+    // `switch (x) case 1: for (...)`: a statement before the loop would leave the switch.
+    const Stmt *Top = Parent;
+    while (Top && isa<CaseStmt, DefaultStmt, LabelStmt>(Top))
+      Top = Parents.getParent(Top);
+    if (Top != Parent && (!Top || !isa<CompoundStmt>(Top)))
+      continue;
+    // The way in: the one predecessor whose last statement is part of the init.
+    const CFGBlock *Into = nullptr;
+    unsigned Ways = 0;
+    for (const CFGBlock *P : Test->preds())
+      if (P) {
+        const Stmt *Last = lastStatement(*P);
+        if (Last && IsInside(Last, For->getInit())) {
+          Into = P;
+          ++Ways;
+        }
+      }
+    if (Ways != 1 || Into->succ_size() != 1)
+      continue;
+    bool InitMayDie = false;
+    for (const CFGElement &E : *Into)
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>();
+          S && IsInside(S->getStmt(), For->getInit()))
+        InitMayDie |= Minimal ? Exits.mayEscape(S->getStmt()) : Exits.mayDie(S->getStmt());
+    auto Edge = Solver.EdgeIds.find({Into->getBlockID(), 0});
+    if (!InitMayDie && Edge != Solver.EdgeIds.end())
+      LoopEntrySites.push_back({Edge->second, For, Parent});
+  }
+
+  // Exception handlers. Clang's CFG (without exception edges) has no way into a `try`'s
+  // dispatch block, so a handler's count can only be measured: a counter right after its `{`.
+  // The dispatch block then ran as often as its handlers; its other out-edge (an exception no
+  // handler caught, passed on) is not measured and counts 0.
+  struct HandlerSite {
+    unsigned Block;
+    const CompoundStmt *Body;
+  };
+  std::vector<HandlerSite> HandlerSites;
+  // A `for` loop's increment begins a block of its own, entered from the body's end and from
+  // `continue`s; where the flow rules cannot give its count, it is counted as it runs.
+  struct IncrementSite {
+    unsigned Block;
+    const Expr *Increment;
+    bool Counted = true;
+  };
+  std::vector<IncrementSite> IncrementSites;
+  // The loop whose increment block B begins with (its first statement lies in the increment).
+  auto IncrementOf = [&](const CFGBlock &B) -> const ForStmt * {
+    const Stmt *First = firstStatement(B);
+    if (!First || B.pred_size() == 0)
+      return nullptr;
+    for (const Stmt *Child = First, *P = Parents.getParent(First); P;
+         Child = P, P = Parents.getParent(P)) {
+      if (const auto *For = dyn_cast<ForStmt>(P))
+        return Child == For->getInc() ? For : nullptr;
+      if (!isa<Expr>(P))
+        return nullptr;
+    }
+    return nullptr;
+  };
+  for (const CFGBlock *B : *Graph)
+    if (const ForStmt *For = IncrementOf(*B))
+      if (Ctx.fileRange(For->getInc()).isValid() && !isConstantEvaluated(For->getInc(), Parents))
+        IncrementSites.push_back({B->getBlockID(), For->getInc()});
+  std::vector<unsigned> PassedOn; // edges from dispatch blocks to anything but a handler
+  for (const CFGBlock *B : *Graph) {
+    if (const auto *Catch = dyn_cast_or_null<CXXCatchStmt>(B->getLabel()))
+      if (const auto *Handler = dyn_cast_or_null<CompoundStmt>(Catch->getHandlerBlock());
+          Handler && Ctx.fileRange(Handler).isValid())
+        HandlerSites.push_back({B->getBlockID(), Handler});
+    if (B->getTerminatorStmt() && isa<CXXTryStmt>(B->getTerminatorStmt())) {
+      Solver.OutEdgesHold[B->getBlockID()] = 1;
+      for (unsigned E : Solver.Blocks[B->getBlockID()].Out) {
+        const CFGBlock *To = *std::find_if(Graph->begin(), Graph->end(), [&](const CFGBlock *C) {
+          return C->getBlockID() == Solver.Edges[E].To;
+        });
+        if (!isa_and_nonnull<CXXCatchStmt>(To->getLabel())) {
+          Solver.Edges[E].Count = CountFormula{};
+          PassedOn.push_back(E);
+        }
+      }
+    }
+  }
+
+  // Start from every counter that could go in (both outcomes of each condition, each block's
+  // first statement, each loop test's block), then leave out any whose count the rules above
+  // still give from the others, innermost loops first (their counters run most).
   {
     std::vector<char> Measured(Solver.Edges.size(), 0), BlockMeasured(Solver.Blocks.size(), 0);
     BlockMeasured[Entry->getBlockID()] = 1;
     for (const StatementSite &S : StatementSites)
       BlockMeasured[S.Block] = 1;
+    for (const HandlerSite &H : HandlerSites)
+      BlockMeasured[H.Block] = 1;
+    for (const IncrementSite &I : IncrementSites)
+      BlockMeasured[I.Block] = 1;
+    for (unsigned E : PassedOn)
+      Measured[E] = 1;
+    for (const LoopEntrySite &L : LoopEntrySites)
+      Measured[L.Edge] = 1;
+    for (ConditionSite &C : ConditionSites) // a statement counter measures that block already
+      C.CountBlock = C.CountBlock && !BlockMeasured[C.Block];
     auto EdgeOf = [&](unsigned Block, unsigned Successor) -> int {
       auto It = Solver.EdgeIds.find({Block, Successor});
       return It == Solver.EdgeIds.end() ? -1 : int(It->second);
     };
-    for (const ConditionSite &C : ConditionSites)
+    for (const ConditionSite &C : ConditionSites) {
       for (unsigned Successor : {0u, 1u})
         if (int E = EdgeOf(C.Block, Successor); E >= 0)
           Measured[E] = 1;
-    bool Minimal = Ctx.MinimalCounters;
-    size_t Baseline = knownCounts(Solver, Measured, BlockMeasured, Minimal);
+      if (C.CountBlock)
+        BlockMeasured[C.Block] = 1;
+    }
+    size_t Baseline = knownCounts(Solver, Measured, BlockMeasured);
     // Tries to do without one measurement; keeps it if some count would be lost. Each try
     // solves the flow rules over the whole CFG: past a budget (generated functions with tens
     // of thousands of blocks) the remaining counters stay rather than take quadratic time.
@@ -484,46 +624,60 @@ bool FunctionCoverage::run() {
       if ((Spent += TryCost) > Budget)
         return false;
       Flag = 0;
-      if (knownCounts(Solver, Measured, BlockMeasured, Minimal) == Baseline)
+      if (knownCounts(Solver, Measured, BlockMeasured) == Baseline)
         return true;
       Flag = 1;
       return false;
     };
-    if (!Minimal) {
-      for (ConditionSite &C : ConditionSites)
-        if (int False = EdgeOf(C.Block, 1); False >= 0)
-          C.CountFalse = !TryDrop(Measured[False]);
-    } else {
-      // (loop depth, site, outcome or -1 for a statement): deepest first; a loop condition's
-      // true outcome (once per iteration) before its false one (once per loop).
-      struct Candidate {
-        unsigned Depth;
-        size_t Site;
-        int Outcome;
-      };
-      std::vector<Candidate> Candidates;
-      for (size_t I = 0; I < ConditionSites.size(); ++I)
-        for (int Outcome : {0, 1})
-          Candidates.push_back({loopDepth(ConditionSites[I].Decider, Parents), I, Outcome});
-      for (size_t I = 0; I < StatementSites.size(); ++I)
-        Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, -1});
-      std::stable_sort(Candidates.begin(), Candidates.end(),
-                       [](const Candidate &A, const Candidate &B) { return A.Depth > B.Depth; });
-      char Unmeasured = 0; // stands in for an outcome edge the CFG does not have
-      for (const Candidate &C : Candidates) {
-        if (C.Outcome < 0) {
-          StatementSites[C.Site].Counted = !TryDrop(BlockMeasured[StatementSites[C.Site].Block]);
-          continue;
-        }
-        ConditionSite &Site = ConditionSites[C.Site];
-        int E = EdgeOf(Site.Block, unsigned(C.Outcome));
-        bool Kept = !TryDrop(E >= 0 ? Measured[E] : Unmeasured);
-        (C.Outcome == 0 ? Site.CountTrue : Site.CountFalse) = Kept;
+    // (loop depth, site, what): deepest first; `for` increments (which the placement did not
+    // count before it knew that a block may die) first, then per condition its block (once per
+    // evaluation), its true outcome (once per iteration of a loop), its false one (once per
+    // loop), then statements.
+    enum What { BlockOfCondition, TrueOutcome, FalseOutcome, Statement, Increment, LoopEntry };
+    struct Candidate {
+      unsigned Depth;
+      size_t Site;
+      What Kind;
+    };
+    std::vector<Candidate> Candidates;
+    for (size_t I = 0; I < IncrementSites.size(); ++I)
+      Candidates.push_back({loopDepth(IncrementSites[I].Increment, Parents), I, Increment});
+    for (size_t I = 0; I < ConditionSites.size(); ++I)
+      for (What Kind : {BlockOfCondition, TrueOutcome, FalseOutcome})
+        if (Kind != BlockOfCondition || ConditionSites[I].CountBlock)
+          Candidates.push_back({loopDepth(ConditionSites[I].Decider, Parents), I, Kind});
+    for (size_t I = 0; I < StatementSites.size(); ++I)
+      Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, Statement});
+    for (size_t I = 0; I < LoopEntrySites.size(); ++I)
+      Candidates.push_back({loopDepth(LoopEntrySites[I].Loop, Parents), I, LoopEntry});
+    std::stable_sort(Candidates.begin(), Candidates.end(),
+                     [](const Candidate &A, const Candidate &B) { return A.Depth > B.Depth; });
+    char Unmeasured = 0; // stands in for an outcome edge the CFG does not have
+    for (const Candidate &C : Candidates) {
+      if (C.Kind == Statement) {
+        StatementSites[C.Site].Counted = !TryDrop(BlockMeasured[StatementSites[C.Site].Block]);
+        continue;
       }
-      StatementSites.erase(std::remove_if(StatementSites.begin(), StatementSites.end(),
-                                          [](const StatementSite &S) { return !S.Counted; }),
-                           StatementSites.end());
+      if (C.Kind == LoopEntry) {
+        LoopEntrySites[C.Site].Counted = !TryDrop(Measured[LoopEntrySites[C.Site].Edge]);
+        continue;
+      }
+      if (C.Kind == Increment) {
+        IncrementSites[C.Site].Counted = !TryDrop(BlockMeasured[IncrementSites[C.Site].Block]);
+        continue;
+      }
+      ConditionSite &Site = ConditionSites[C.Site];
+      if (C.Kind == BlockOfCondition) {
+        Site.CountBlock = !TryDrop(BlockMeasured[Site.Block]);
+        continue;
+      }
+      int E = EdgeOf(Site.Block, C.Kind == TrueOutcome ? 0u : 1u);
+      bool Kept = !TryDrop(E >= 0 ? Measured[E] : Unmeasured);
+      (C.Kind == TrueOutcome ? Site.CountTrue : Site.CountFalse) = Kept;
     }
+    StatementSites.erase(std::remove_if(StatementSites.begin(), StatementSites.end(),
+                                        [](const StatementSite &S) { return !S.Counted; }),
+                         StatementSites.end());
   }
 
   // Conditions first: a block entered only from one outcome of a counted condition needs no
@@ -535,14 +689,17 @@ bool FunctionCoverage::run() {
     const unsigned Uncounted = ConditionCounter::Uncounted;
     unsigned True = Site.CountTrue ? Table.newCounter() : Uncounted;
     unsigned False = Site.CountFalse ? Table.newCounter() : Uncounted;
+    unsigned Evaluations = Site.CountBlock ? Table.newCounter() : Uncounted;
     unsigned Length = Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin());
     ConditionEdits.push_back({Length,
-                              [this, D, True, False, &Solver, Id, R, BlockBase, &Conditions,
-                               &ConditionBlocks, Uncounted]() -> unsigned {
-                                // A condition whose outcomes the flow rules give is listed but left
+                              [this, D, True, False, Evaluations, &Solver, Id, R, BlockBase,
+                               &Conditions, &ConditionBlocks, Uncounted]() -> unsigned {
+                                // A condition whose counts the flow rules give is listed but left
                                 // as it is.
-                                bool Wrapped = True != Uncounted || False != Uncounted;
-                                if (Wrapped && !ConditionCounter::instrument(Ctx, D, True, False))
+                                unsigned Placed = (True != Uncounted) + (False != Uncounted) +
+                                                  (Evaluations != Uncounted);
+                                if (Placed &&
+                                    !ConditionCounter::instrument(Ctx, D, True, False, Evaluations))
                                   return 0;
                                 auto T = Solver.EdgeIds.find({Id, 0});
                                 auto F = Solver.EdgeIds.find({Id, 1});
@@ -550,8 +707,8 @@ bool FunctionCoverage::run() {
                                   Solver.Edges[T->second].Count = FlowSolver::counter(True);
                                 if (F != Solver.EdgeIds.end() && False != Uncounted)
                                   Solver.Edges[F->second].Count = FlowSolver::counter(False);
-                                if (Wrapped)
-                                  Solver.Counted.insert(Id);
+                                if (Evaluations != Uncounted)
+                                  Solver.Blocks[Id].Count = FlowSolver::counter(Evaluations);
                                 CoverageCondition C;
                                 C.Block = BlockBase + Id;
                                 C.Line = Ctx.SM.getSpellingLineNumber(R.getBegin());
@@ -561,23 +718,51 @@ bool FunctionCoverage::run() {
                                 C.EndColumn = Ctx.SM.getSpellingColumnNumber(Last);
                                 Conditions.push_back(C);
                                 ConditionBlocks.push_back(Id);
-                                return Wrapped ? 1u : 0u;
+                                return Placed;
                               }});
   }
-  for (const StatementSite &Site : StatementSites) {
+  // One counter: its edit goes into Edits; once placed, Count (a block's or an edge's) is the
+  // counter's value.
+  auto Place = [&](std::vector<Placement> &Edits, CharSourceRange R,
+                   std::function<bool(unsigned)> Insert, std::optional<CountFormula> &Count) {
     unsigned Counter = Table.newCounter();
-    CharSourceRange R = Ctx.expansionRange(Site.Statement);
     unsigned Length =
         R.isValid() ? Ctx.SM.getFileOffset(R.getEnd()) - Ctx.SM.getFileOffset(R.getBegin()) : 0;
-    StatementEdits.push_back({Length,
-                              [this, T = Site.Statement, P = Site.Parent, Counter, &Solver,
-                               Id = Site.Block]() -> unsigned {
-                                if (!BlockCounter::instrument(Ctx, T, P, Counter))
-                                  return 0;
-                                Solver.Blocks[Id].Count = FlowSolver::counter(Counter);
-                                return 1;
-                              }});
-  }
+    Edits.push_back({Length, [Insert, Counter, &Count]() -> unsigned {
+                       if (!Insert(Counter))
+                         return 0;
+                       Count = FlowSolver::counter(Counter);
+                       return 1;
+                     }});
+  };
+  for (const StatementSite &Site : StatementSites)
+    Place(
+        StatementEdits, Ctx.expansionRange(Site.Statement),
+        [this, Site](unsigned C) {
+          return BlockCounter::instrument(Ctx, Site.Statement, Site.Parent, C);
+        },
+        Solver.Blocks[Site.Block].Count);
+  for (const IncrementSite &Site : IncrementSites)
+    if (Site.Counted)
+      Place(
+          ConditionEdits, Ctx.fileRange(Site.Increment),
+          [this, Site](unsigned C) {
+            return BlockCounter::instrumentEvaluations(Ctx, Site.Increment, C);
+          },
+          Solver.Blocks[Site.Block].Count);
+  for (const LoopEntrySite &Site : LoopEntrySites)
+    if (Site.Counted)
+      Place(
+          StatementEdits, Ctx.expansionRange(Site.Loop),
+          [this, Site](unsigned C) {
+            return BlockCounter::instrument(Ctx, Site.Loop, Site.Parent, C);
+          },
+          Solver.Edges[Site.Edge].Count);
+  for (const HandlerSite &Site : HandlerSites)
+    Place(
+        StatementEdits, Ctx.fileRange(Site.Body),
+        [this, Site](unsigned C) { return BlockCounter::instrumentEntry(Ctx, Site.Body, C); },
+        Solver.Blocks[Site.Block].Count);
   auto ByLength = [](const Placement &A, const Placement &B) { return A.Length < B.Length; };
   std::stable_sort(ConditionEdits.begin(), ConditionEdits.end(), ByLength);
   std::stable_sort(StatementEdits.begin(), StatementEdits.end(), ByLength);

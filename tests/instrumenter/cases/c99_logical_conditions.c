@@ -19,8 +19,19 @@ static int f(int a, int b, int c) {
   n += (a || b) && c;
   return n;
 }
+/* A loop that is a case's only statement in a switch without braces: a counter of the loop's
+ * entry (coverage mode) must not go before it, where it would leave the switch. */
+static int g(int x) {
+  static const int kinds[2] = {0, 1}, table[4] = {1, 2, 3, 4};
+  int t = 0, i;
+  switch (kinds[x]) /* may crash, as the loop's body: its entry cannot be derived */
+  case 1:
+    for (i = 0; i < 4; i++)
+      t += table[i];
+  return t;
+}
 int main(void) {
-  int s = 0;
+  int s = g(0) + g(1);
   for (int a = -1; a < 3; a++)
     for (int b = 0; b < 2; b++)
       for (int c = 0; c < 2; c++)
