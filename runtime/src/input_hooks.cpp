@@ -1,6 +1,7 @@
-// read, pread, fread, fgets, getline, getdelim, recv and recvfrom of the shared runtime (and
-// the _FORTIFY_SOURCE variants GCC calls in their place when it knows the buffer's size): the
-// bytes they store are input, whose origin is none, as a constant's. Done by the C library unseen,
+// read, pread, fread, fgets, getline, getdelim, recv, recvfrom and the scanf family of the
+// shared runtime (and the _FORTIFY_SOURCE variants GCC calls in their place when it knows the
+// buffer's size, and glibc's __isoc99_ scanf that C99 and C++ programs call): the bytes they
+// store are input, whose origin is none, as a constant's. Done by the C library unseen,
 // those bytes kept whatever origins their memory had (a dead frame's locals, the previous line a
 // loop read into the same buffer), and a slice of a value parsed from input led to writes that had
 // nothing to do with it. Each forwards to the next definition and then clears the origins of what
@@ -12,6 +13,7 @@
 #include "hooks.h"
 #include "state.h"
 
+#include <cstdarg>
 #include <cstring>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -90,7 +92,194 @@ ssize_t receivedFrom(void *Buf, ssize_t Got, sockaddr *From, socklen_t *FromSize
   return readDone(Buf, Got);
 }
 
+// The objects a scanf-family call assigned: after it returned Assigned (conversions that
+// stored a value), walks Format and a copy of its arguments and clears each object stored to.
+// `%n` stores too without being counted; those up to the last counted store are cleared.
+void scanned(const char *Format, va_list Args, int Assigned) {
+  if (Assigned <= 0 || !shadowInUse())
+    return;
+  va_list Walk;
+  va_copy(Walk, Args);
+  for (const char *F = Format; *F && Assigned > 0; ++F) {
+    if (*F != '%')
+      continue;
+    if (*++F == '%')
+      continue;
+    bool Suppressed = *F == '*';
+    F += Suppressed;
+    unsigned long Width = 0;
+    while (*F >= '0' && *F <= '9')
+      Width = Width * 10 + static_cast<unsigned long>(*F++ - '0');
+    bool Allocated = *F == 'm'; // glibc: the argument is a char ** to a new buffer
+    F += Allocated;
+    // Length modifiers: the size of an integer or floating object.
+    size_t IntSize = sizeof(int), FloatSize = sizeof(float);
+    bool Long = false;
+    if (F[0] == 'h' && F[1] == 'h') {
+      IntSize = sizeof(char);
+      F += 2;
+    } else if (*F == 'h') {
+      IntSize = sizeof(short);
+      ++F;
+    } else if ((F[0] == 'l' && F[1] == 'l') || *F == 'q') {
+      IntSize = sizeof(long long);
+      F += *F == 'q' ? 1 : 2;
+    } else if (*F == 'l') {
+      IntSize = sizeof(long);
+      FloatSize = sizeof(double);
+      Long = true;
+      ++F;
+    } else if (*F == 'L') {
+      IntSize = sizeof(long long);
+      FloatSize = sizeof(long double);
+      ++F;
+    } else if (*F == 'j' || *F == 'z' || *F == 't') {
+      IntSize = sizeof(long);
+      ++F;
+    }
+    char Conversion = *F;
+    if (!Conversion)
+      break;
+    if (Conversion == '[') { // a scan set: `]` first, or after `^`, belongs to it
+      ++F;
+      F += *F == '^';
+      F += *F == ']';
+      while (*F && *F != ']')
+        ++F;
+      if (!*F)
+        break;
+    }
+    if (Suppressed)
+      continue;
+    void *Object = va_arg(Walk, void *);
+    if (!Object)
+      continue;
+    size_t Size = 0;
+    switch (Conversion) {
+    case 'd':
+    case 'i':
+    case 'o':
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'n':
+      Size = IntSize;
+      break;
+    case 'a':
+    case 'A':
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+      Size = FloatSize;
+      break;
+    case 'p':
+      Size = sizeof(void *);
+      break;
+    case 'c': // exactly Width characters, no '\0'
+      Size = (Width ? Width : 1) * (Long ? sizeof(wchar_t) : 1);
+      break;
+    case 's':
+    case '[':
+    case 'S':
+      if (Allocated) {
+        cleared(Object, sizeof(char *));
+        Object = *static_cast<char **>(Object);
+      }
+      if (Object)
+        Size = (Long || Conversion == 'S') ? 0 : std::strlen(static_cast<char *>(Object)) + 1;
+      break;
+    default:
+      break;
+    }
+    if (Object && Size)
+      cleared(Object, Size);
+    Assigned -= Conversion != 'n';
+  }
+  va_end(Walk);
+}
+
+using VscanfFn = int (*)(const char *, va_list);
+using VfscanfFn = int (*)(FILE *, const char *, va_list);
+using VsscanfFn = int (*)(const char *, const char *, va_list);
+std::atomic<VfscanfFn> NextVfscanf{nullptr}, NextIsoVfscanf{nullptr};
+std::atomic<VsscanfFn> NextVsscanf{nullptr}, NextIsoVsscanf{nullptr};
+std::atomic<VscanfFn> NextVscanf{nullptr}, NextIsoVscanf{nullptr};
+
+int vfscanfDone(std::atomic<VfscanfFn> &Slot, const char *Name, FILE *In, const char *Format,
+                va_list Args) {
+  va_list Copy;
+  va_copy(Copy, Args);
+  int Assigned = next(Slot, Name)(In, Format, Args);
+  scanned(Format, Copy, Assigned);
+  va_end(Copy);
+  return Assigned;
+}
+int vsscanfDone(std::atomic<VsscanfFn> &Slot, const char *Name, const char *Text,
+                const char *Format, va_list Args) {
+  va_list Copy;
+  va_copy(Copy, Args);
+  int Assigned = next(Slot, Name)(Text, Format, Args);
+  scanned(Format, Copy, Assigned);
+  va_end(Copy);
+  return Assigned;
+}
+int vscanfDone(std::atomic<VscanfFn> &Slot, const char *Name, const char *Format, va_list Args) {
+  va_list Copy;
+  va_copy(Copy, Args);
+  int Assigned = next(Slot, Name)(Format, Args);
+  scanned(Format, Copy, Assigned);
+  va_end(Copy);
+  return Assigned;
+}
+
 } // namespace
+
+// glibc's headers declare scanf as __isoc99_scanf (ISO %a) unless a program asks for GNU's
+// older one, and the runtime's own view of those declarations depends on its flags: the hooks
+// have names of their own and give their symbols by asm labels. Each variadic form forwards to
+// the library's v-form of the same kind.
+#define SLEUTH_HOOK(TAG, NAME, SYMBOL, ...)                                                        \
+  extern "C" __attribute__((visibility("default"))) int sleuth_##TAG##_##NAME(                     \
+      __VA_ARGS__) __asm__(SYMBOL);                                                                \
+  extern "C" int sleuth_##TAG##_##NAME(__VA_ARGS__)
+#define SLEUTH_SCANF_FAMILY(TAG, PREFIX, VF, VS, V)                                                \
+  SLEUTH_HOOK(TAG, scanf, PREFIX "scanf", const char *Format, ...) {                               \
+    va_list Args;                                                                                  \
+    va_start(Args, Format);                                                                        \
+    int R = vfscanfDone(VF, PREFIX "vfscanf", stdin, Format, Args);                                \
+    va_end(Args);                                                                                  \
+    return R;                                                                                      \
+  }                                                                                                \
+  SLEUTH_HOOK(TAG, fscanf, PREFIX "fscanf", FILE *In, const char *Format, ...) {                   \
+    va_list Args;                                                                                  \
+    va_start(Args, Format);                                                                        \
+    int R = vfscanfDone(VF, PREFIX "vfscanf", In, Format, Args);                                   \
+    va_end(Args);                                                                                  \
+    return R;                                                                                      \
+  }                                                                                                \
+  SLEUTH_HOOK(TAG, sscanf, PREFIX "sscanf", const char *Text, const char *Format, ...) {           \
+    va_list Args;                                                                                  \
+    va_start(Args, Format);                                                                        \
+    int R = vsscanfDone(VS, PREFIX "vsscanf", Text, Format, Args);                                 \
+    va_end(Args);                                                                                  \
+    return R;                                                                                      \
+  }                                                                                                \
+  SLEUTH_HOOK(TAG, vscanf, PREFIX "vscanf", const char *Format, va_list Args) {                    \
+    return vscanfDone(V, PREFIX "vscanf", Format, Args);                                           \
+  }                                                                                                \
+  SLEUTH_HOOK(TAG, vfscanf, PREFIX "vfscanf", FILE *In, const char *Format, va_list Args) {        \
+    return vfscanfDone(VF, PREFIX "vfscanf", In, Format, Args);                                    \
+  }                                                                                                \
+  SLEUTH_HOOK(TAG, vsscanf, PREFIX "vsscanf", const char *Text, const char *Format,                \
+              va_list Args) {                                                                      \
+    return vsscanfDone(VS, PREFIX "vsscanf", Text, Format, Args);                                  \
+  }
+
+SLEUTH_SCANF_FAMILY(gnu, "", NextVfscanf, NextVsscanf, NextVscanf)
+SLEUTH_SCANF_FAMILY(iso, "__isoc99_", NextIsoVfscanf, NextIsoVsscanf, NextIsoVscanf)
 
 extern "C" {
 
