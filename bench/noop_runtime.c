@@ -90,20 +90,10 @@ void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *add
   (void)tu, (void)site, (void)ctl, (void)size;
   return addr;
 }
-int sleuth_decl(struct sleuth_tu *tu, unsigned site, unsigned ctl, const volatile void *addr,
-                unsigned long size) {
-  (void)tu, (void)site, (void)ctl, (void)addr, (void)size;
-  return 0;
-}
 int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
   (void)tu, (void)site, (void)ctl;
   forgetReads();
   return outcome;
-}
-unsigned long sleuth_switch(struct sleuth_tu *tu, unsigned site, unsigned ctl,
-                            unsigned long value) {
-  (void)tu, (void)site, (void)ctl;
-  return value;
 }
 int sleuth_assert(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
   (void)tu, (void)site, (void)ctl;

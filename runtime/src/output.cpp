@@ -6,12 +6,14 @@
 #include "state.h"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <new>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sleuth::rt {
@@ -172,22 +174,56 @@ void installExitHandlers() {
   }
 }
 
+/// Creates the missing directories above File (a path of at most 4200 bytes), as `mkdir -p`
+/// would: a test runner's `SLEUTH_COV_DIR=out/cov` need not exist before the run, as gcov's
+/// GCOV_PREFIX need not. Async-signal-safe. True if the last one now exists.
+static bool makeParentDirectories(const char *File) {
+  char Dir[4200];
+  size_t L = std::strlen(File);
+  while (L > 0 && File[L - 1] != '/')
+    --L;
+  while (L > 1 && File[L - 1] == '/')
+    --L;
+  if (L == 0 || L >= sizeof Dir)
+    return false;
+  std::memcpy(Dir, File, L);
+  Dir[L] = '\0';
+  // Each prefix that ends before a '/', then the whole: existing ones fail with EEXIST.
+  for (size_t I = 1; I <= L; ++I)
+    if (I == L || Dir[I] == '/') {
+      char Saved = Dir[I];
+      Dir[I] = '\0';
+      if (mkdir(Dir, 0777) != 0 && errno != EEXIST)
+        return false;
+      Dir[I] = Saved;
+    }
+  return true;
+}
+
 void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWriter &, void *),
                          void *Arg) {
   auto Complain = [What](const char *Name) {
+    // strerrordesc_np: the untranslated text, from a table (strerror may load a locale).
+    const char *Reason = errno != 0 ? strerrordesc_np(errno) : nullptr;
     const char *Msg = "sleuth: cannot write the ";
     (void)!::write(2, Msg, std::strlen(Msg));
     (void)!::write(2, What, std::strlen(What));
     (void)!::write(2, " file ", 6);
     (void)!::write(2, Name, std::strlen(Name));
+    if (Reason) {
+      (void)!::write(2, ": ", 2);
+      (void)!::write(2, Reason, std::strlen(Reason));
+    }
     (void)!::write(2, "\n", 1);
   };
   char Temp[4200];
   {
     // "<path>.tmp.<pid>" without snprintf (not async-signal-safe in general).
     size_t L = std::strlen(Path);
-    if (L > 4000)
+    if (L > 4000) {
+      errno = ENAMETOOLONG;
       return Complain(Path);
+    }
     std::memcpy(Temp, Path, L);
     std::memcpy(Temp + L, ".tmp.", 5);
     L += 5;
@@ -200,8 +236,10 @@ void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWrit
     Temp[L] = '\0';
   }
   int Fd = open(Temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (Fd < 0 && errno == ENOENT && makeParentDirectories(Temp))
+    Fd = open(Temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (Fd < 0)
-    return Complain(Temp);
+    return Complain(Path);
   bool Ok;
   {
     alignas(FdWriter) static char Storage[sizeof(FdWriter)];
@@ -213,7 +251,9 @@ void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWrit
   }
   Ok = close(Fd) == 0 && Ok;
   if (!Ok || rename(Temp, Path) != 0) {
+    int Error = errno;
     unlink(Temp);
+    errno = Error;
     Complain(Path);
   }
 }

@@ -336,7 +336,9 @@ protected:
   /// Runs Scenario in a forked child with a fresh runtime; the child writes
   /// the dependence file with sleuth_flush() and the parent loads it.
   Recording record(const std::function<void(Program &)> &Scenario) {
-    std::string Out = (Dir / "scenario.deps").string();
+    return record(Scenario, (Dir / "scenario.deps").string());
+  }
+  Recording record(const std::function<void(Program &)> &Scenario, const std::string &Out) {
     std::fflush(nullptr);
     pid_t Child = fork();
     if (Child == 0) {
@@ -402,6 +404,24 @@ Names ctrlOf(const DependenceGraph &G, const std::string &Name) {
 }
 uint64_t hits(const DependenceGraph &G, const std::string &Name) {
   return G.site(node(G, Name)).Hits;
+}
+
+// --- The file -------------------------------------------------------------
+
+TEST_F(TrackerTest, TheOutputFilesDirectoriesAreCreated) {
+  std::string Out = (Dir / "runs" / "today" / "x.deps").string();
+  Recording R = record(
+      [](Program &P) {
+        Unit &U = P.unit();
+        unsigned A = U.site(VarSite, "a");
+        U.enter(0);
+        int a = 1;
+        U.decl(A, a);
+        leave();
+      },
+      Out);
+  ASSERT_TRUE(R.Graph.has_value());
+  EXPECT_EQ(hits(*R.Graph, "a"), 1u);
 }
 
 // --- Data dependences ------------------------------------------------------
