@@ -5,7 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* stpcpy */
 #include <stdio.h>
 #include <string.h>
-
+/* check_example flags: -Wno-unknown-warning-option -Wno-stringop-truncation */
 static void spell(char *word, const char *letters, int n) {
   int i;
   for (i = 0; i < n; i++)

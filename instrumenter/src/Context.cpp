@@ -119,8 +119,8 @@ void Context::wrap(const Stmt *S, std::string Prefix, std::string Suffix) {
 }
 
 void Context::wrapWithWriteAfter(CharSourceRange R, unsigned Site, const std::string &Ctl,
-                                 const std::string &Text) {
-  wrap(R, "((void)(",
+                                 const std::string &Text, bool VoidCall) {
+  wrap(R, VoidCall ? "((" : "((void)(",
        "), sleuth_set(" + unitAndSite(Site) + ", " + Ctl + ", __builtin_addressof(" + Text +
            "), sizeof(" + Text + ")))");
 }

@@ -104,9 +104,10 @@ public:
   std::string unitAndSite(unsigned Site) const;
 
   /// C++: record a write of the object named Text beside expression R, whose value is
-  /// discarded: `((void)(R), sleuth_set(&tu, Site, Ctl, __builtin_addressof(Text), sizeof(Text)))`.
+  /// discarded: `((void)(R), sleuth_set(&tu, Site, Ctl, __builtin_addressof(Text), sizeof(Text)))`;
+  /// without the cast if R is a call of type void (to GCC a useless cast, -Wuseless-cast).
   void wrapWithWriteAfter(clang::CharSourceRange R, unsigned Site, const std::string &Ctl,
-                          const std::string &Text);
+                          const std::string &Text, bool VoidCall = false);
 
   /// Queue an edit; edits are applied after the whole function was analysed.
   void wrap(const clang::Stmt *S, std::string Prefix, std::string Suffix);

@@ -207,16 +207,17 @@ void FunctionInstrumenter::resolveDeferred(size_t FirstEdit, size_t FirstReplace
 std::string FunctionInstrumenter::controlDeclarations(bool CallControls) const {
   std::string Text;
   if (CallControls) {
-    Text += " unsigned " + callControl() + " = 0u;";
+    Text += " " + localType("unsigned ") + callControl() + " = 0u;";
     if (QuietControls)
-      Text += " unsigned " + quietControl() + " = 0u;";
+      Text += " " + localType("unsigned ") + quietControl() + " = 0u;";
   }
   for (const std::string &Local : GroupLocals)
-    Text += " unsigned " + Local + " = 0u;";
+    Text += " " + localType("unsigned ") + Local + " = 0u;";
   if (NeedsSwitchValue)
-    Text += " unsigned long " + std::string("__sleuth_sw") + std::to_string(FunctionId) + " = 0ul;";
+    Text +=
+        " " + localType("unsigned long ") + "__sleuth_sw" + std::to_string(FunctionId) + " = 0ul;";
   for (const std::string &Local : AddressLocals)
-    Text += " void *" + Local + " = 0;";
+    Text += " void *" + LocalQualifier + Local + " = 0;";
   return Text;
 }
 
@@ -316,6 +317,7 @@ bool FunctionInstrumenter::run() {
       FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),
                     Ctx.SM.getSpellingLineNumber(Ctx.SM.getFileLoc(Body->getEndLoc())), Name});
   Locals.compute(Function, FunctionId, Ctx);
+  LocalQualifier = callsSetjmp(Body) ? "volatile " : "";
   size_t FirstEdit = Ctx.Edits.size(), FirstReplacement = Ctx.Replacements.size();
   walk(Body);
   computeControlDependences();

@@ -57,8 +57,15 @@ public:
   /// The control a call probe of `Site` passes on to its callee: as control(), but the call's
   /// control itself where control() gives the quiet one (deferred).
   std::string callSiteControl(unsigned Site);
+  /// The type of the instrumentation's locals of type Type (`unsigned`): volatile in a function
+  /// that calls setjmp, as C requires of a local changed between setjmp and a longjmp back to it
+  /// (else its value is indeterminate there, and GCC's -Wclobbered says so).
+  std::string localType(const std::string &Type) const { return LocalQualifier + Type; }
   /// The local holding the call's control (see sleuth_enter).
   std::string callControl() const { return "__sleuth_cc" + std::to_string(FunctionId); }
+  /// The C++ function's sleuth::Frame: one name per function, since a lambda's would hide its
+  /// enclosing function's (-Wshadow).
+  std::string frame() const { return "__sleuth_frame" + std::to_string(FunctionId); }
   /// The local holding the quiet control (see sleuth_quiet_control), which the sites that no
   /// test controls pass instead of the call's. Only where usesQuietControl().
   std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }
@@ -171,6 +178,8 @@ private:
   /// (or that the CFG lacks): they pass the call's control, never the quiet one.
   llvm::DenseSet<unsigned> LooseControl;
   bool QuietControls = false;
+  /// `volatile ` where the function calls setjmp (or vfork...), else empty: see localType().
+  std::string LocalQualifier;
   bool NeedsSwitchValue = false;
   std::vector<std::string> AddressLocals;
 

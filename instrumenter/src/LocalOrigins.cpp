@@ -171,10 +171,10 @@ const std::string *LocalOrigins::companion(const Expr *E) const {
   return V ? companion(V) : nullptr;
 }
 
-std::string LocalOrigins::declarations() const {
+std::string LocalOrigins::declarations(const std::string &Type) const {
   std::string Text;
   for (const std::string &Name : Order)
-    Text += " unsigned " + Name + " = 0u;";
+    Text += " " + Type + Name + " = 0u;";
   return Text;
 }
 

@@ -34,8 +34,9 @@ public:
   /// The companion of the variable that `E` names (through parentheses), or null.
   const std::string *companion(const clang::Expr *E) const;
 
-  /// The companions' declarations, for the top of the body (C89 allows them there).
-  std::string declarations() const;
+  /// The companions' declarations as locals of type Type, for the top of the body (C89 allows
+  /// them there).
+  std::string declarations(const std::string &Type) const;
   /// The companions, each cast to void and followed by Separator: a use, so that a variable
   /// never read leaves no unused companion (`__attribute__((unused))` would trip clang's
   /// -Wused-but-marked-unused where it is read).

@@ -7,7 +7,7 @@
 # usage: check_example.sh SLEUTH EXAMPLE GOLDEN_DIR|- gcc|clang WORKDIR
 # (GOLDEN_DIR '-': no golden slices, only the same behaviour and a loadable dependence file;
 # C files whose name starts with c99 are compiled with -std=c99 instead of -std=c89; a source
-# whose first line is `/* check_example flags: FLAGS */` is compiled with FLAGS too, both ways)
+# with a line `/* check_example flags: FLAGS */` is compiled with FLAGS too, both ways)
 set -u
 sleuth=$(realpath "$1") example=$2 golden_dir=$3 family=$4 work=$5
 name=$(basename "${example%.*}")
@@ -25,15 +25,19 @@ esac
 if [ "$lang" = c ]; then
   std=c89
   case "$name" in c99*) std=c99 ;; esac
-  flags="-std=$std -pedantic -Wall -Wextra -Werror"
+  flags="-std=$std -pedantic -Wall -Wextra -Wshadow -Werror"
   if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 else
-  flags="-std=c++20 -Wall -Wextra -Werror -Wzero-as-null-pointer-constant"
-  if [ "$family" = gcc ]; then compiler=g++; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
+  flags="-std=c++20 -Wall -Wextra -Werror -Wzero-as-null-pointer-constant -Wshadow -Wold-style-cast"
+  if [ "$family" = gcc ]; then compiler=g++; flags="$flags -Wuseless-cast"; else compiler=clang++-19; flags="$flags -Wcomma -Wused-but-marked-unused"; fi
 fi
+# Optimized, as real builds are: GCC's flow analyses (-Wmaybe-uninitialized, -Wuse-after-free)
+# run only then, and must find nothing in the instrumented code that they find not in the
+# original.
+flags="-O2 $flags"
 
 # shellcheck disable=SC2086
-extra=$(head -n 1 $sources | sed -n 's|^/\* check_example flags: \(.*\) \*/$|\1|p' | head -n 1)
+extra=$(cat $sources | sed -n 's|^/\* check_example flags: \(.*\) \*/$|\1|p' | head -n 1)
 flags="$flags $extra"
 
 fail() { echo "FAIL [$name/$family]: $*"; exit 1; }

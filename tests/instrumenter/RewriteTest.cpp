@@ -258,8 +258,8 @@ TEST_F(RewriteTest, AMacroArgumentReadAndAssignedKeepsItsTextAnLvalue) {
                                       "  return y;\n"
                                       "}\n");
   EXPECT_TRUE(
-      std::regex_search(Text, std::regex("y = \\(" + checked("sleuth_chk") +
-                                         "__sleuth_o0_0\\), \\(void\\)" + checked("sleuth_getc") +
+      std::regex_search(Text, std::regex("y = \\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), " +
+                                         checked("sleuth_getc") +
                                          "&\\(s->n\\), sizeof\\(s->n\\)\\), BUMP\\(s->n\\)\\)")))
       << Text;
 }
@@ -283,7 +283,7 @@ TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
       << Text;
   // A macro body naming a kept local and one in the shadow memory (its address is taken).
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("\\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), \\(void\\)" +
+      Text, std::regex("\\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), " +
                        checked("sleuth_getc") + "&\\(factor\\), sizeof\\(factor\\)\\), SCALED\\)")))
       << Text;
   // An lvalue expansion stays as it was: in C a comma expression is no lvalue.
@@ -583,7 +583,7 @@ TEST_F(RewriteTest, ReadsAreCheckedAgainstTheNodeThatConsumesThem) {
   ASSERT_TRUE(std::regex_search(
       Text, M,
       std::regex("int x = \\(" + checked("sleuth_chk", "([0-9]+)") +
-                 "__sleuth_o0_0\\), a\\) \\+ \\(\\(void\\)" + checked("sleuth_getc", "\\1") +
+                 "__sleuth_o0_0\\), a\\) \\+ \\(" + checked("sleuth_getc", "\\1") +
                  "&\\(\\*p\\), sizeof\\(\\*p\\)\\), \\*\\(" + checked("sleuth_chk", "\\1") +
                  "__sleuth_o0_1\\), p\\)\\); int __sleuth_d\\1 __attribute__\\(\\(unused\\)\\) = "
                  "\\(\\(void\\)\\(__sleuth_o0_2 = sleuth_def\\(&__sleuth_tu, \\1u, ")))
@@ -596,7 +596,7 @@ TEST_F(RewriteTest, ReadsAreCheckedAgainstTheNodeThatConsumesThem) {
       << Text;
   // An argument's reads are pushed: whether they flow into a parameter the run decides.
   EXPECT_NE(Text.find("sleuth_arg(&__sleuth_tu, "), std::string::npos) << Text;
-  EXPECT_NE(Text.find("(sleuth_use(__sleuth_o0_0), a) + ((void)sleuth_get(&(*p), sizeof(*p)), "
+  EXPECT_NE(Text.find("(sleuth_use(__sleuth_o0_0), a) + (sleuth_get(&(*p), sizeof(*p)), "
                       "*(sleuth_use(__sleuth_o0_1), p))"),
             std::string::npos)
       << Text;
@@ -678,8 +678,7 @@ TEST_F(RewriteTest, OnlySitesThatRunOnEveryCallTakeTheQuietControl) {
                                      "}\n");
   // The first call runs on every call of f, but passes the call's control on.
   EXPECT_TRUE(std::regex_search(
-      C,
-      std::regex("int x = \\(\\(void\\)sleuth_call_pairs\\(&__sleuth_tu, [0-9]+u, __sleuth_cc0,")))
+      C, std::regex("int x = \\(sleuth_call_pairs\\(&__sleuth_tu, [0-9]+u, __sleuth_cc0,")))
       << C;
   // The call in the loop's test: the test's group local, which starts out as the call's
   // control (the call runs before the test's probe, but not on every call of f).

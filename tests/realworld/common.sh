@@ -160,6 +160,30 @@ rw_build() {
     { tail -n 40 "$dir.log"; fail "$kind build with $family failed (log: $dir.log)"; }
   if [ "$kind" = native ]; then echo "$key" >"$dir.key"; fi
   note "$family: $kind build in $((SECONDS - t0)) s"
+  if [ "$kind" != native ] && [ -f "$work/build/native-$family.log" ]; then
+    rw_compare_warnings "$work/build/native-$family.log" "$dir.log" "$kind/$family"
+  fi
+}
+
+# rw_warning_kinds LOG: "COUNT -Wflag" per kind of compiler warning in a build log (not the
+# wrappers' own "sleuth: warning:" lines).
+rw_warning_kinds() {
+  grep -v '^sleuth: ' "$1" | grep -o 'warning: .*\[-W[^]]*\]$' | sed 's/.*\[\(-W[^]]*\)\]$/\1/' |
+    sort | uniq -c || true
+}
+
+# rw_compare_warnings NATIVE_LOG INSTRUMENTED_LOG LABEL: the instrumented build warns of no
+# kind more often than the native one (the instrumented code must not bring warnings of its
+# own into the project's build: under -Werror each would cost a file its instrumentation).
+rw_compare_warnings() {
+  local native=$1 instrumented=$2 label=$3 count flag had
+  while read -r count flag; do
+    had=$(rw_warning_kinds "$native" | awk -v f="$flag" '$2 == f { print $1 }')
+    if [ "$count" -gt "${had:-0}" ]; then
+      grep -v '^sleuth: ' "$instrumented" | grep -F -- "[$flag]" | head -n 5
+      fail "$label: $count $flag warnings in the instrumented build, ${had:-0} in the native one"
+    fi
+  done < <(rw_warning_kinds "$instrumented")
 }
 
 # rw_compare_dirs NATIVE_OUT INSTRUMENTED_OUT LABEL: every NAME.{status,out,err} must be equal.

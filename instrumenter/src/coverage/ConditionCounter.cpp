@@ -23,12 +23,16 @@ bool ConditionCounter::instrument(Context &Ctx, const Expr *Condition, unsigned 
   CharSourceRange R = range(Ctx, Condition);
   if (R.isInvalid())
     return false;
-  // No comma operator (-Wcomma) and no cast (-Wold-style-cast): an incremented counter is
-  // never 0, so the comparisons give the outcome back.
-  std::string OnTrue =
-      TrueCounter == Uncounted ? "1" : BlockCounter::increment(Ctx, TrueCounter) + " != 0";
-  std::string OnFalse =
-      FalseCounter == Uncounted ? "0" : BlockCounter::increment(Ctx, FalseCounter) + " == 0";
+  // Each branch of the `?:` gives its outcome as a constant, after the count: the compiler then
+  // sees that the original condition decides the branch, and its flow analyses give the
+  // original's warnings and no more (`++c[t] != 0` could be false as far as GCC knows, and a
+  // variable set only where the condition held became "maybe uninitialized").
+  std::string OnTrue = TrueCounter == Uncounted
+                           ? "1"
+                           : "(" + BlockCounter::evaluationPrefix(Ctx, TrueCounter) + "1)";
+  std::string OnFalse = FalseCounter == Uncounted
+                            ? "0"
+                            : "(" + BlockCounter::evaluationPrefix(Ctx, FalseCounter) + "0)";
   std::string Before =
       EvaluationCounter == Uncounted ? "" : BlockCounter::evaluationPrefix(Ctx, EvaluationCounter);
   Ctx.wrap(R, "((" + Before, ") ? " + OnTrue + " : " + OnFalse + ")");

@@ -35,8 +35,8 @@ public:
   static bool instrumentEvaluations(Context &Ctx, const clang::Expr *E, unsigned Counter);
 };
 
-/// `((COND) ? ++__sleuth_cov[t] != 0 : ++__sleuth_cov[f] == 0)` around the expression whose
-/// value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `? 1` or `: 0)` in
+/// `((COND) ? ((void)++__sleuth_cov[t], 1) : ((void)++__sleuth_cov[f], 0))` around the expression
+/// whose value decides a branch (an `if`, loop, `?:`, `&&` or `||` condition); `? 1` or `: 0)` in
 /// place of an outcome that is not counted (the flow equations give it). With an evaluation
 /// counter, `((void)++__sleuth_cov[e], COND)` counts the condition's evaluations too (the
 /// count of a loop test's block, where the test itself may crash).

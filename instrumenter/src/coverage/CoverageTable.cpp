@@ -92,7 +92,8 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
          ", " + std::to_string(Blocks.size()) + "u, __sleuth_cov_edges" + Suffix + ", " +
          std::to_string(Edges.size()) + "u, __sleuth_cov_conds" + Suffix + ", " +
          std::to_string(Conditions.size()) + "u, __sleuth_cov_lines" + Suffix + ", " +
-         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix + ", SLEUTH_COV_NULL};\n";
+         std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix +
+         ", SLEUTH_COV_NULL};\n";
   // A constructor registers the unit even if none of its code runs: its lines still count as
   // executable (with count 0).
   Out += "static void __sleuth_cov_init" + Suffix + "(void) __attribute__((constructor));\n";

@@ -64,11 +64,11 @@ bool BranchProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   // The expression's value reads the test: a read of the test's node, consumed by whatever
   // consumes the expression.
   std::string Node = F.Ctx.UnitName + ".base + " + std::to_string(Site) + "u";
-  auto [Prefix, Suffix] = F.addRead(
-      {}, {"(sleuth_use(" + Node + "), ", ")",
-           "((void)sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Node + "), ", ")"});
+  auto [Prefix, Suffix] =
+      F.addRead({}, {"(sleuth_use(" + Node + "), ", ")",
+                     "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Node + "), ", ")"});
   ConditionProbe::wrapTest(R, Site, F.Ctx.unitAndSite(Site) + ", " + F.control(Site),
-                           Prefix + "(void)0" + Suffix, F);
+                           Prefix + "0" + Suffix, F);
   F.mapTerminator(E, Site);
   F.countProbe();
   return true;

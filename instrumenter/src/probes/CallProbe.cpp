@@ -93,8 +93,8 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     for (unsigned I = NumPairs; I < Slots; ++I)
       Pairs += ", 0u, 0u";
     std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
-    F.addRead(R, {"((void)" + Probe + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
-                  "((void)" + Probe + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
+    F.addRead(R, {"(" + Probe + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
+                  "(" + Probe + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
     F.countProbe();
     return true;
   }
@@ -113,8 +113,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     if (AR.isInvalid() || F.Ctx.text(AR).rfind('{', 0) == 0)
       continue;
     F.Ctx.wrap(AR,
-               "((void)sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + std::to_string(Position) +
-                   "), ",
+               "(sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + std::to_string(Position) + "), ",
                ")");
   }
   // Where an argument's reads go the run decides: into the parameters of an instrumented
@@ -124,9 +123,8 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // The call's value is one of the reads of the expression around it: where a node consumes
   // it, the callee's return checks its node against that one (sleuth_callv).
   F.addRead(R,
-            {"((void)sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")",
-             "((void)sleuth_callv(" + Unit + ", " + std::to_string(Key) + "u, @SITE@, @CACHE@), ",
-             ")"});
+            {"(sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")",
+             "(sleuth_callv(" + Unit + ", " + std::to_string(Key) + "u, @SITE@, @CACHE@), ", ")"});
   F.countProbe();
   return true;
 }

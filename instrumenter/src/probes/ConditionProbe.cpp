@@ -74,13 +74,11 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
   CharSourceRange R = F.Ctx.expansionRange(Cond);
   if (R.isInvalid())
     return false;
-  std::string TypeName;
   if (isa<SwitchStmt>(S)) {
     // The value must pass unchanged: through `unsigned long` and back to the promoted type.
     QualType T = Cond->getType().getCanonicalType();
     if (!T->isBuiltinType() || !T->isIntegerType() || F.Ctx.Ast.getTypeSize(T) > 64)
       return false;
-    TypeName = T.getUnqualifiedType().getAsString(F.Ctx.Ast.getPrintingPolicy());
   }
   unsigned Site = F.addSite(SiteKind::Test, Cond, Keyword, "<test>");
   F.claimReads(Cond, Site);
@@ -89,12 +87,25 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
     // A switch's value is needed after the probe has set its groups' locals (testEffects): it
     // is kept in a local of the function for that moment.
     std::string Value = F.switchValue();
-    F.Ctx.wrap(
-        R, "(" + TypeName + ")((void)(" + Value + " = sleuth_switch(" + Unit + ", (unsigned long)(",
-        F.defer([&F, Site, Value] {
-          std::string Effects = F.testEffects(Site);
-          return ")))" + (Effects.empty() ? "" : ", (void)(" + Effects + ")") + ", " + Value + ")";
-        }));
+    // In C++ no old-style cast (-Wold-style-cast) and no cast of a value to its own type
+    // (-Wuseless-cast): `switch (n)` of a size_t needs none.
+    auto Cast = [&F](QualType From, QualType To) -> std::string {
+      std::string Name = To.getAsString(F.Ctx.Ast.getPrintingPolicy());
+      if (F.Ctx.isC())
+        return "(" + Name + ")";
+      if (From.getCanonicalType().getUnqualifiedType() == To.getCanonicalType())
+        return "";
+      return "static_cast<" + Name + ">";
+    };
+    QualType Long = F.Ctx.Ast.UnsignedLongTy;
+    std::string Outer = Cast(Long, Cond->getType().getCanonicalType().getUnqualifiedType());
+    std::string Inner = Cast(Cond->IgnoreImpCasts()->getType(), Long);
+    F.Ctx.wrap(R, Outer + "((void)(" + Value + " = sleuth_switch(" + Unit + ", " + Inner + "(",
+               F.defer([&F, Site, Value] {
+                 std::string Effects = F.testEffects(Site);
+                 return ")))" + (Effects.empty() ? "" : ", (void)(" + Effects + ")") + ", " +
+                        Value + ")";
+               }));
   } else {
     wrapTest(R, Site, Unit, "", F);
   }

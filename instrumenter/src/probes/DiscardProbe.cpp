@@ -1,5 +1,8 @@
 #include "Probes.h"
 
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
 using namespace clang;
 
 namespace sleuth::instrumenter {
@@ -17,6 +20,20 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())
     return false;
+  if (F.isCxx() && E->getType()->isVoidType()) {
+    // `(void)(f(x))` of a void expression is a useless cast to GCC (-Wuseless-cast), and
+    // `(f(x), sleuth_discard())` with the call probe's comma inside is a comma Clang doubts
+    // (-Wcomma). A statement becomes a block instead: `{ f(x); sleuth_discard(); }`.
+    // A throw leaves the statement anyway: its frame's reads go when the frame does.
+    if (isa<CXXThrowExpr>(E->IgnoreParens()))
+      return false;
+    SourceLocation After = Lexer::findLocationAfterToken(R.getEnd().getLocWithOffset(-1), tok::semi,
+                                                         F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
+    if (After.isValid()) {
+      F.Ctx.wrap(CharSourceRange::getCharRange(R.getBegin(), After), "{ ", " sleuth_discard(); }");
+      return true;
+    }
+  }
   F.Ctx.wrap(R, "((void)(", "), sleuth_discard())");
   return true;
 }

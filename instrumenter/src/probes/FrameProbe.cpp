@@ -43,7 +43,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
           F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
       std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
                                                              : "sizeof(" + Name + ")";
-      Params += "(void)sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +
+      Params += "sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +
                 std::to_string(Position) + "u)" + Sep;
     }
   }
@@ -62,12 +62,13 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   std::string Quiet;
   if (F.usesQuietControl())
     Quiet = "sleuth_quiet_control(&" + F.Ctx.UnitName + ", " + Func + ", " + CallControl + ")";
-  std::string Entry = F.Locals.declarations();
+  std::string Entry = F.Locals.declarations(F.localType("unsigned "));
   if (F.isCxx()) {
-    Entry += " sleuth::Frame __sleuth_frame(&" + F.Ctx.UnitName + ", " + Func + ", " + Key + Fused +
-             "); unsigned " + CallControl + " = __sleuth_frame.control();";
+    Entry += " sleuth::Frame " + F.frame() + "(&" + F.Ctx.UnitName + ", " + Func + ", " + Key +
+             Fused + "); " + F.localType("unsigned ") + CallControl + " = " + F.frame() +
+             ".control();";
     if (!Quiet.empty())
-      Entry += " unsigned " + F.quietControl() + " = " + Quiet + ";";
+      Entry += " " + F.localType("unsigned ") + F.quietControl() + " = " + Quiet + ";";
     Entry += F.controlDeclarations(/*CallControls=*/false);
     for (const std::string &Group : F.groupLocals())
       Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
@@ -121,7 +122,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     // The frame's destructor completes the node after the value was computed, which keeps
     // `return x;` eligible for implicit move and NRVO.
     std::string Prefix =
-        "{ __sleuth_frame.ret(" + std::to_string(Site) + "u, " + F.control(Site) + "); ";
+        "{ " + F.frame() + ".ret(" + std::to_string(Site) + "u, " + F.control(Site) + "); ";
     // `return out;` of a class-type local is no read in Clang's AST (no lvalue-to-rvalue
     // conversion); record it before the statement rather than wrap it, which would cost the
     // implicit move and NRVO.
@@ -134,7 +135,7 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
         (Ref->getType()->isRecordType() || Ref->isTypeDependent()) &&
         !Ref->containsUnexpandedParameterPack()) {
       std::string Name = Ref->getDecl()->getNameAsString();
-      Prefix += "(void)sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+      Prefix += "sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
                 std::to_string(Site) + "u, __builtin_addressof(" + Name + "), sizeof(" + Name +
                 ")); ";
     }
@@ -161,10 +162,10 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   std::string Type = F.Function->getReturnType().getAsString(F.Ctx.Ast.getPrintingPolicy());
   std::string Declared =
       Type.find("(unnamed") == std::string::npos && Type.find("(anonymous") == std::string::npos
-          ? "__typeof__(" + Type + ")"
-          : "__auto_type";
+          ? "__typeof__(" + Type + ") " + F.localType("")
+          : "__auto_type ";
   CharSourceRange Keyword = CharSourceRange::getCharRange(R.getBegin(), RV.getBegin());
-  F.Ctx.replace(Keyword, "{ __extension__ " + Declared + " __sleuth_rv = (");
+  F.Ctx.replace(Keyword, "{ __extension__ " + Declared + "__sleuth_rv = (");
   F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
   F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
              " sleuth_ret(" + Unit + ", __builtin_frame_address(0)); return __sleuth_rv; }");

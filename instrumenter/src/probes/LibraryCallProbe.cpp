@@ -95,7 +95,8 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
     F.claimReads(Call, Site);
-    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text);
+    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text,
+                             Call->getType()->isVoidType());
     F.markConsumed(Call);
     F.countProbe();
     return true;

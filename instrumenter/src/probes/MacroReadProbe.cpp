@@ -195,8 +195,8 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
       std::string Object =
           F.isCxx() ? "__builtin_addressof(" + Text + ")" : addressOfC(T) + Text + ")";
       Object += ", sizeof(" + Text + ")";
-      Forms = {"(void)sleuth_get(" + Object + "), ", "",
-               "(void)sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};
+      Forms = {"sleuth_get(" + Object + "), ", "",
+               "sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};
     }
     auto [Before, After] = F.addRead({}, std::move(Forms));
     Prefix += Before + After;

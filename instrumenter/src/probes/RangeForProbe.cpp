@@ -21,7 +21,7 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   std::string R = F.Ctx.text(RangeText);
   std::string Name = Var->getNameAsString();
   unsigned Site = F.addSite(SiteKind::Var, Body, Var->getLocation(), Name);
-  std::string Probe = " (void)sleuth_get(__builtin_addressof(" + R + "), sizeof(" + R +
+  std::string Probe = " sleuth_get(__builtin_addressof(" + R + "), sizeof(" + R +
                       ")); (void)sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
                       ", __builtin_addressof(" + Name + "), sizeof(" + Name + "));";
   if (const auto *Block = dyn_cast<CompoundStmt>(Body))

@@ -30,8 +30,8 @@ FunctionInstrumenter::ReadForms ReadProbe::keptRead(const std::string &Origin,
 FunctionInstrumenter::ReadForms ReadProbe::memoryRead(const Expr *L, const std::string &Text,
                                                       FunctionInstrumenter &F) {
   std::string Object = addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) + ")";
-  return {"((void)sleuth_get(" + Object + ", ", ")",
-          "((void)sleuth_getc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Object + ", ", ")"};
+  return {"(sleuth_get(" + Object + ", ", ")",
+          "(sleuth_getc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Object + ", ", ")"};
 }
 
 FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {

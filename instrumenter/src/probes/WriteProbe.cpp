@@ -64,8 +64,8 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
       F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Compound ? CompoundWrite : 0);
   F.claimReads(Assign, Site);
   // A compound write reads the old value first: its origin is still in the companion.
-  std::string Prior = Compound ? "(void)sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() +
-                                     ", " + std::to_string(Site) + "u, " + Origin + "), "
+  std::string Prior = Compound ? "sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                                     std::to_string(Site) + "u, " + Origin + "), "
                                : "";
   std::string Def = Prior + "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
                     F.control(Site) + "))";
@@ -144,7 +144,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
         F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), F.Ctx.text(RL), CompoundWrite);
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
     // The write reads the old value, whose origin is still in the companion.
-    std::string Prior = "(void)sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+    std::string Prior = "sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
                         std::to_string(Site) + "u, " + *Origin + ")";
     if (F.Ctx.isDiscarded(IncDec)) {
       F.claimReads(IncDec, Site);

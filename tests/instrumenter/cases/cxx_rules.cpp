@@ -33,7 +33,7 @@ struct Vec2 {
 // `{...}` is no expression, so no argument probe goes around it.
 int dot(const Vec2 &A, const Vec2 &B) { return A.X * B.X + A.Y * B.Y; }
 struct Span {
-  Span(const int *P, int N) : P(P), N(N) {}
+  Span(const int *Data, int Size) : P(Data), N(Size) {}
   const int *P;
   int N;
 };
