@@ -229,22 +229,24 @@ rw_stats() {
     END {
       for (f in last) {
         split(last[f], c, "\t"); files++
-        if (c[3] == "instrumented") { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10] }
-        else { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
+        if (c[3] ~ /^instrumented/) { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10] }
+        if (c[3] == "instrumented-alone") { alone++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " instrumented without its included files: " c[8] }
+        else if (c[3] != "instrumented-alone") { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
       }
-      printf "%d files, %d instrumented: %d functions, %d probes, %d functions skipped, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, fn, pr, sk, hc + 0, bad + 0, ms / 1000, reasons
+      printf "%d files, %d instrumented (%d without their included files): %d functions, %d probes, %d functions skipped, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, alone + 0, fn, pr, sk, hc + 0, bad + 0, ms / 1000, reasons
     }'
 }
 
 # rw_compiled_all MODE FAMILY: fails if the instrumented text of some source did not compile
-# (`compile-failed`: the wrapper compiled the original instead, which keeps the build going but
-# is an instrumenter bug). Sources Clang cannot parse are left alone and only counted.
+# (`compile-failed`: the wrapper compiled the original instead; `instrumented-alone`: it
+# compiled the source instrumented without its included files; either keeps the build going
+# but is an instrumenter bug). Sources Clang cannot parse are left alone and only counted.
 rw_compiled_all() {
   local stats=$work/wrappers-$1-$2/stats.tsv failed line
   # As rw_stats: configure scripts' probe sources (deleted after the probe) do not count.
   failed=$(while IFS= read -r line; do
     if [ -e "${line%%$'\t'*}" ]; then printf '%s\n' "$line"; fi
-  done <"$stats" | awk -F'\t' '{ last[$1] = $0 } END { for (f in last) { split(last[f], c, "\t"); if (c[3] == "compile-failed") print f ": " c[8] } }')
+  done <"$stats" | awk -F'\t' '{ last[$1] = $0 } END { for (f in last) { split(last[f], c, "\t"); if (c[3] == "compile-failed" || c[3] == "instrumented-alone") print f ": " c[8] } }')
   [ -z "$failed" ] || fail "$1/$2: instrumented sources did not compile:
 $failed"
 }

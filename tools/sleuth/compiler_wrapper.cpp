@@ -259,9 +259,12 @@ struct Wrapper {
     return compileRewritten(C, In, N, ObjectForLink, Request, Result, Seconds);
   }
 
+  // IncludedFailed: the first error of an earlier try with the included files, which did not
+  // compile (this try has the main file alone).
   std::optional<int> compileRewritten(const CompileCommand &C, const CommandInput &In, size_t N,
                                       const std::string &ObjectForLink, InstrumentRequest &Request,
-                                      InstrumentResult &Result, double Seconds) {
+                                      InstrumentResult &Result, double Seconds,
+                                      const std::optional<std::string> &IncludedFailed = {}) {
     std::string Source = scratchFile(N, llvm::sys::path::filename(In.Path), Result.Text);
     if (Source.empty()) {
       warn(In.Path + ": cannot write the instrumented source to " + Scratch +
@@ -318,7 +321,7 @@ struct Wrapper {
         InstrumentResult Alone = instrument(Request);
         if (Alone.Ok) {
           Result = std::move(Alone);
-          return compileRewritten(C, In, N, ObjectForLink, Request, Result, Seconds);
+          return compileRewritten(C, In, N, ObjectForLink, Request, Result, Seconds, First);
         }
       }
       warn(In.Path + ": the instrumented source did not compile" +
@@ -330,7 +333,11 @@ struct Wrapper {
       llvm::errs() << (*Diagnostics)->getBuffer();
     if (C.DepFile && ObjectForLink.empty())
       fixDepFile(wrapper::depFilePath(C, In), Source, In.Path, Result.IncludedFiles);
-    stats(In, "instrumented", &Result, Seconds, "");
+    if (IncludedFailed)
+      stats(In, "instrumented-alone", &Result, Seconds,
+            "its included files' instrumented text did not compile: " + *IncludedFailed);
+    else
+      stats(In, "instrumented", &Result, Seconds, "");
     return Status;
   }
 

@@ -7,6 +7,28 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
+namespace {
+
+/// True if E's instrumented text has type void: E itself has, or E is a comma whose right
+/// operand's text has, or a write of a kept local whose value is discarded (its probe ends
+/// with `(void)(companion = sleuth_def(...))`: `++i, --j` in a for-increment).
+bool rewrittenAsVoid(const Expr *E, FunctionInstrumenter &F) {
+  E = E->IgnoreParens();
+  if (E->getType()->isVoidType())
+    return true;
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Comma)
+      return rewrittenAsVoid(B->getRHS(), F);
+    return B->isAssignmentOp() && F.Locals.companion(B->getLHS()) && F.Ctx.isDiscarded(B);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementDecrementOp() && F.Locals.companion(U->getSubExpr()) &&
+           F.Ctx.isDiscarded(U);
+  return false;
+}
+
+} // namespace
+
 bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F) {
   if (F.probeCount() == ProbesBefore || F.isConsumed(E->IgnoreParens()))
     return false;
@@ -20,7 +42,7 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())
     return false;
-  if (F.isCxx() && E->getType()->isVoidType()) {
+  if (F.isCxx() && rewrittenAsVoid(E, F)) {
     // `(void)(f(x))` of a void expression is a useless cast to GCC (-Wuseless-cast), and
     // `(f(x), sleuth_discard())` with the call probe's comma inside is a comma Clang doubts
     // (-Wcomma). A statement becomes a block instead: `{ f(x); sleuth_discard(); }`.
@@ -33,6 +55,9 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
       F.Ctx.wrap(CharSourceRange::getCharRange(R.getBegin(), After), "{ ", " sleuth_discard(); }");
       return true;
     }
+    // A for-increment (where Clang's -Wcomma takes any comma).
+    F.Ctx.wrap(R, "((", "), sleuth_discard())");
+    return true;
   }
   F.Ctx.wrap(R, "((void)(", "), sleuth_discard())");
   return true;

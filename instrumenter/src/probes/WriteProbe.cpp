@@ -154,7 +154,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
       auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(*Origin, F));
       F.Ctx.wrap(RU,
                  "(" + Prior + ", (void)(" + *Origin + " = sleuth_defnow(" + Unit + ")), (void)(" +
-                     Prefix + "(void)0" + Suffix + "), ",
+                     Prefix + "0" + Suffix + "), ",
                  ")");
     }
     F.markConsumed(IncDec);

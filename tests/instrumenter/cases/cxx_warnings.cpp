@@ -70,8 +70,17 @@ int parsed(const char *Text) {
   return -1;
 }
 
+// Increments of kept locals whose values are used, as fmt's code_point_index and bigint do.
+int counted(const char *Text, int Limit) {
+  int Seen = 0;
+  for (int I = 0, J = 9; Text[I] != '\0'; ++I, --J)
+    if (++Seen > Limit)
+      return I + J--;
+  return Seen;
+}
+
 int main() {
-  std::printf("%d %d %d %d %d %d\n", bucket(0), bucket(7), statements(true), statements(false),
-              nested(4), parsed("7") + parsed("x"));
+  std::printf("%d %d %d %d %d %d %d\n", bucket(0), bucket(7), statements(true), statements(false),
+              nested(4), parsed("7") + parsed("x"), counted("abcdef", 3));
   return 0;
 }
