@@ -29,6 +29,19 @@ namespace sleuth {
 namespace instrumenter {
 namespace {
 
+/// Off in instrumented code, for GCC: warnings about what its optimizer decided on the
+/// instrumented functions, which are bigger than the originals and hold calls the originals do
+/// not. -Winline: an `inline` function grown past GCC's limits (bzip2's bsW, 73 warnings under
+/// bzip2's own -Winline); -Wmaybe-uninitialized: a variable set in a loop whose first test GCC no
+/// longer proves true within its budget (bzip2's nSelectors). What the original code gives, its
+/// native build gives. SLEUTH_FLOW_WARNINGS keeps them (for tests that no probe hides a
+/// condition from GCC's flow analyses).
+const char *const OptimizerWarningsOff =
+    "#if defined(__GNUC__) && !defined(__clang__) && !defined(SLEUTH_FLOW_WARNINGS)\n"
+    "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
+    "#pragma GCC diagnostic ignored \"-Winline\"\n"
+    "#endif\n";
+
 /// Records every active `assert(ARG)` spelled in a project file (Context::fileRange keeps those
 /// in the files that are instrumented).
 class AssertRecorder : public PPCallbacks {
@@ -264,7 +277,8 @@ public:
     std::string Body = Included.assemble(SM, Rewrite, Inline, Result.IncludedFiles);
 
     std::string Prologue =
-        IsCoverage ? "#include \"sleuth/coverage.h\"\n" : "#include \"sleuth/runtime.h\"\n";
+        (IsCoverage ? "#include \"sleuth/coverage.h\"\n" : "#include \"sleuth/runtime.h\"\n") +
+        std::string(OptimizerWarningsOff);
     for (auto &[File, T] : Tables) {
       if (T.Cached) {
         Prologue += T.Cached->Tables;

@@ -1,6 +1,7 @@
 /* Flow analyses at -O2 (GCC's -Wmaybe-uninitialized) must find in the instrumented code what
  * they find in the original: nothing. The tests' probes must leave the condition visibly
  * deciding the branch. */
+/* check_example flags: -DSLEUTH_FLOW_WARNINGS */
 #include <stdio.h>
 
 /* As Lua's tonumberns: a macro that sets its output only when it yields true. */

@@ -1,6 +1,7 @@
 // Constructs whose instrumented code once gave warnings that the original does not give, under
 // the strict flags check_example.sh compiles with (-Wshadow, -Wold-style-cast, GCC's
 // -Wuseless-cast, Clang's -Wcomma, -O2's flow analyses).
+/* check_example flags: -DSLEUTH_FLOW_WARNINGS */
 #include <cstddef>
 #include <cstdio>
 #include <stdexcept>
