@@ -89,10 +89,20 @@ void HeaderCache::observe(const Token &T) {
   }
   uint64_t &H = LastDigest;
   mix(H, (uint64_t(T.getKind()) << 32) | Offset);
-  if (const IdentifierInfo *II = T.getIdentifierInfo())
+  // An annotation (`#pragma pack` becomes annot_pragma_pack) holds no identifier but the
+  // pragma's data, a raw identifier its text: neither may be read as an IdentifierInfo.
+  if (T.isAnnotation())
+    return mixSpelling(H, Loc, File);
+  if (T.is(tok::raw_identifier))
+    mix(H, llvm::xxh3_64bits(T.getRawIdentifier()));
+  else if (const IdentifierInfo *II = T.getIdentifierInfo())
     mix(H, llvm::xxh3_64bits(II->getName()));
   else if (T.isLiteral() && T.getLiteralData())
     mix(H, llvm::xxh3_64bits(llvm::StringRef(T.getLiteralData(), T.getLength())));
+  mixSpelling(H, Loc, File);
+}
+
+void HeaderCache::mixSpelling(uint64_t &H, SourceLocation Loc, FileID File) const {
   if (Loc.isMacroID()) {
     // Rewrites keep away from macro bodies but wrap macro arguments spelled in the file: where
     // a token was spelled matters, not only where it was expanded.

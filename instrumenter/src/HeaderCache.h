@@ -66,6 +66,8 @@ private:
                     const std::string &Path, const std::string &Suffix) const;
   std::string slotOf(const std::string &Path, const std::string &Suffix) const;
   void observe(const clang::Token &T);
+  /// Mixes into H where a token expanded at Loc in File was spelled, if in a macro.
+  void mixSpelling(uint64_t &H, clang::SourceLocation Loc, clang::FileID File) const;
   bool isProjectHeader(clang::FileID File) const;
 
   std::string Directory;

@@ -86,7 +86,9 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     } else {
       std::string Addr =
           F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
-      Dummy += "sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + "))";
+      // A constant as the value: an extra declarator of the specifiers' type (`const char *c
+      // = v, __sleuth_dN`: a char) takes it without a narrowing warning (-Wconversion).
+      Dummy += "((void)sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + ")), 0)";
     }
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());

@@ -1,7 +1,7 @@
 // Constructs whose instrumented code once gave warnings that the original does not give, under
 // the strict flags check_example.sh compiles with (-Wshadow, -Wold-style-cast, GCC's
-// -Wuseless-cast, Clang's -Wcomma, -O2's flow analyses).
-/* check_example flags: -DSLEUTH_FLOW_WARNINGS */
+// -Wuseless-cast, Clang's -Wcomma, -O2's flow analyses, and -Wconversion).
+/* check_example flags: -DSLEUTH_FLOW_WARNINGS -Wconversion -Wsign-conversion */
 #include <cstddef>
 #include <cstdio>
 #include <stdexcept>
@@ -80,8 +80,24 @@ int counted(const char *Text, int Limit) {
   return Seen;
 }
 
+// A pointer declared in a for-init and passed by reference, as jsoncpp's valueToQuotedStringN
+// walks a string: it keeps its origin in the shadow memory, and the extra declarator that
+// records its declaration has the specifiers' type, a char.
+static void skipDigits(const char *&P) {
+  while (P[1] >= '0' && P[1] <= '9')
+    ++P;
+}
+int letters(const char *Text) {
+  int Count = 0;
+  for (const char *C = Text; *C != '\0'; ++C) {
+    Count += *C >= 'a' && *C <= 'z';
+    skipDigits(C);
+  }
+  return Count;
+}
+
 int main() {
   std::printf("%d %d %d %d %d %d %d\n", bucket(0), bucket(7), statements(true), statements(false),
-              nested(4), parsed("7") + parsed("x"), counted("abcdef", 3));
+              nested(4), parsed("7") + parsed("x"), counted("abcdef", 3) + letters("a1b"));
   return 0;
 }
