@@ -71,6 +71,12 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
   // A statement written by a macro (glibc's assert is an `if` in GNU C mode) is not ours.
   if (!Cond || Keyword.isMacroID() || (Cond->isInstantiationDependent() && isa<SwitchStmt>(S)))
     return false;
+  // A constant decides nothing (Clang's CFG has no edge for the other outcome, so no site
+  // depends on it), and behind a probe the compiler would no longer see it: `while (true)`
+  // without a return after it would "reach the end of a non-void function" (-Wreturn-type,
+  // on by default in C++; pugixml's parsers).
+  if (!Cond->isValueDependent() && Cond->isIntegerConstantExpr(F.Ctx.Ast))
+    return false;
   CharSourceRange R = F.Ctx.expansionRange(Cond);
   if (R.isInvalid())
     return false;

@@ -65,12 +65,15 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   // Several declarators (`int a = f(), b = a;`): each write is recorded right after its own
   // declarator, by a dummy declarator of the specifier type, which must accept an int.
   QualType Spec = specifierType(Tracked.front());
-  bool InlineDeclarators =
-      !Single && !Spec.isNull() && Spec->isArithmeticType() && !Spec->getContainedAutoType();
+  // (An enumeration in C++ takes no int: `E a = f(), b = g();` is left to the statement form.)
+  auto TakesInt = [&F](QualType T) {
+    return !T.isNull() && T->isArithmeticType() && !T->getContainedAutoType() &&
+           !(F.isCxx() && T->isEnumeralType());
+  };
+  bool InlineDeclarators = !Single && TakesInt(Spec);
   if (!InBlock && !InlineDeclarators) {
     // for (T x = …;) with a class type: a dummy declarator would not convert; leave it.
-    if (!(Single && Spec.isNull() == false && Spec->isArithmeticType() &&
-          !Spec->getContainedAutoType() && Parent && isa<ForStmt>(Parent)))
+    if (!(Single && TakesInt(Spec) && Parent && isa<ForStmt>(Parent)))
       return false;
     InlineDeclarators = true;
   }

@@ -157,7 +157,14 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
         break;
       Top = P;
     }
-    if (F.isCxx() || !cast<Expr>(Top)->IgnoreParenImpCasts()->isGLValue())
+    // Not a callee: `(reads, doc->load_string)(text)` would call no member (a bound member
+    // function and an overload set are no values), pugixml's `CHECK(doc->load_string(STR(...)))`.
+    const auto *TopExpr = cast<Expr>(Top);
+    const auto *Call = dyn_cast_or_null<CallExpr>(F.Ctx.parent(Top));
+    if (TopExpr->getType()->isPlaceholderType() ||
+        (F.isCxx() && Call && Call->getCallee()->IgnoreParenImpCasts() == TopExpr))
+      continue;
+    if (F.isCxx() || !TopExpr->IgnoreParenImpCasts()->isGLValue())
       break;
   }
   std::vector<FunctionInstrumenter::MacroRead> &Reads = F.MacroReads[cast<Expr>(Top)];

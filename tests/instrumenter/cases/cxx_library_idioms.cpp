@@ -1,0 +1,51 @@
+// Idioms of real libraries whose instrumented text once did not compile, or warned where the
+// original did not (found building Debian's pugixml).
+#include <cstdio>
+
+enum Kind { None, Number, Text };
+
+static Kind kindOf(char C) { return C >= '0' && C <= '9' ? Number : C ? Text : None; }
+
+// Several declarators of an enumeration type: an extra declarator would take an int, which no
+// enumeration does in C++.
+static int sameKind(const char *A, const char *B) {
+  Kind Left = kindOf(*A), Right = kindOf(*B);
+  return Left == Right;
+}
+
+// A loop that only a return leaves, with no return after it: the compiler must still see the
+// constant condition (-Wreturn-type is on by default in C++).
+static const char *skipTo(const char *S, char Stop) {
+  while (true) {
+    if (*S == Stop)
+      return S;
+    if (!*S)
+      return nullptr;
+    ++S;
+  }
+}
+
+// A member call inside a macro argument whose own arguments hold another macro: the read of
+// the object pointer goes before the whole call, not around the member it names.
+struct Document {
+  int Loaded = 0;
+  bool load(const char *Text) {
+    Loaded += Text[0] != '\0';
+    return Loaded > 0;
+  }
+};
+#define TEXT(x) x
+#define CHECK(condition)                                                                           \
+  if (condition)                                                                                   \
+    ;                                                                                              \
+  else                                                                                             \
+    std::printf("failed: %s\n", #condition)
+
+int main() {
+  Document Storage;
+  Document *Doc = &Storage;
+  CHECK(Doc->load(TEXT("<node/>")));
+  std::printf("%d %s %d\n", sameKind("1", "2") + sameKind("a", "3"), skipTo("key=value", '='),
+              Doc->Loaded);
+  return 0;
+}
