@@ -215,6 +215,22 @@ PATH=$bindir:$PATH ninja -C "$p/sleuth" -n | grep -q 'core.c.o' && ok "CMake: to
 PATH=$bindir:$PATH ninja -C "$p/sleuth" >/dev/null && PATH=$bindir:$PATH ninja -C "$p/sleuth" -n | grep -q 'no work to do' &&
   ok "CMake: nothing to do after a rebuild" || fail "CMake: rebuild not stable"
 
+# --- a CMake project whose custom command runs ${CMAKE_C_COMPILER} alone, as libpng's does -----
+# (CC="sleuth cc" puts `cc` in CMAKE_C_COMPILER_ARG1, which such rules leave out; sleuth-cc, a
+# link to sleuth next to it, is the wrapper as one path.)
+q=$work/cmake-preprocess && mkdir -p "$q"
+printf 'cmake_minimum_required(VERSION 3.16)\nproject(q C)\nadd_custom_command(OUTPUT version.h COMMAND ${CMAKE_C_COMPILER} -E -P -x c ${CMAKE_SOURCE_DIR}/version.in -o version.h DEPENDS version.in)\nadd_executable(q q.c version.h)\ntarget_include_directories(q PRIVATE ${CMAKE_BINARY_DIR})\n' >"$q/CMakeLists.txt"
+printf '#define MAJOR 1\n#define VERSION_NUMBER (MAJOR * 100 + 7)\nstatic const int version = VERSION_NUMBER;\n' >"$q/version.in"
+printf '#include <stdio.h>\n#include "version.h"\nint main(void) {\n  int v = version;\n  printf("%%d\\n", v);\n  return 0;\n}\n' >"$q/q.c"
+wrapper_dir=$(dirname "$sleuth")
+(CC="$wrapper_dir/sleuth-cc" cmake -S "$q" -B "$q/build" -G Ninja && cmake --build "$q/build") >"$q/build.log" 2>&1 &&
+  [ "$(SLEUTH_OUT=$q/q.deps "$q/build/q")" = 107 ] && instrumented "$q/build/q" &&
+  ok "CMake project running \${CMAKE_C_COMPILER} -E itself, built with CC=sleuth-cc" ||
+  { fail "CMake project with CC=sleuth-cc"; tail "$q/build.log"; }
+"$sleuth" -E "$q/version.in" >/dev/null 2>"$q/err.txt"
+grep -q "needs CC=sleuth-cc" "$q/err.txt" && ok "sleuth run as the compiler without 'cc': the error says what to use" ||
+  { fail "no hint for sleuth -E"; cat "$q/err.txt"; }
+
 # --- a small Make project, dependency files included -----------------------------------------
 m=$work/make-project && mkdir -p "$m"
 cp "$work/src/foo.h" "$work/src/foo.c" "$work/src/main.c" "$m/"

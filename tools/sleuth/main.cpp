@@ -52,6 +52,16 @@ void printUsage(std::FILE *Out) {
 } // namespace
 
 int main(int Argc, const char **Argv) {
+  // Called as `sleuth-cc` or `sleuth-c++` (links to this binary), the wrappers are one path:
+  // `CC=sleuth-cc cmake ...` survives build rules that run ${CMAKE_C_COMPILER} alone, which
+  // `CC="sleuth cc"` does not (its `cc` is a separate CMAKE_C_COMPILER_ARG1).
+  std::string_view Self = Argv[0];
+  if (size_t Slash = Self.rfind('/'); Slash != std::string_view::npos)
+    Self.remove_prefix(Slash + 1);
+  if (Self == "sleuth-cc")
+    return sleuth::ccMain(Argc, Argv);
+  if (Self == "sleuth-c++")
+    return sleuth::cxxMain(Argc, Argv);
   if (Argc < 2) {
     printUsage(stderr);
     return 2;
@@ -64,6 +74,15 @@ int main(int Argc, const char **Argv) {
   for (const Subcommand &S : Subcommands)
     if (Command == S.Name)
       return S.Main(Argc - 1, Argv + 1);
+  if (Argv[1][0] == '-') {
+    // A compiler option where a command belongs: a build ran `sleuth` from CC="sleuth cc"
+    // without its `cc`, as CMake's custom commands do with ${CMAKE_C_COMPILER}.
+    std::fprintf(stderr,
+                 "sleuth: unknown command '%s': a build that runs the compiler by its path "
+                 "alone needs CC=sleuth-cc (or CXX=sleuth-c++), not CC=\"sleuth cc\"\n",
+                 Argv[1]);
+    return 2;
+  }
   std::fprintf(stderr, "sleuth: unknown command '%s' (see 'sleuth --help')\n", Argv[1]);
   return 2;
 }
