@@ -87,17 +87,27 @@ std::string Context::text(CharSourceRange R) const {
   StringRef T = Lexer::getSourceText(R, SM, Ast.getLangOpts(), &Invalid);
   if (Invalid)
     return "";
+  return foldedTokens(T, SM.getFileLoc(R.getBegin()), Ast.getLangOpts());
+}
+
+std::string foldedTokens(StringRef Text, SourceLocation Begin, const LangOptions &LangOpts) {
+  // Tokens by the raw lexer, which skips comments: a `//` comment inside a multi-line
+  // expression, folded onto one line with the code after it, would comment out the rest of the
+  // probe (xz's options.c). The lexer stops at a null character: lex a copy that ends in one.
+  std::string Copy = Text.str();
+  Lexer Raw(Begin, LangOpts, Copy.data(), Copy.data(), Copy.data() + Copy.size());
   std::string Out;
-  bool Space = false;
-  for (char C : T) {
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
+  size_t End = 0;
+  Token Tok;
+  for (;;) {
+    Raw.LexFromRawLexer(Tok);
+    if (Tok.is(tok::eof))
+      break;
+    size_t At = Raw.getCurrentBufferOffset() - Tok.getLength();
+    if (At > End && !Out.empty())
       Out += ' ';
-    Space = false;
-    Out += C;
+    Out.append(Copy, At, Tok.getLength());
+    End = At + Tok.getLength();
   }
   return Out;
 }
@@ -289,8 +299,37 @@ std::string typeOfC(QualType T, const ASTContext &Ast) {
   return "__typeof__(" + Name + ")";
 }
 
+bool isFreshObject(const Expr *LValue) {
+  for (const Expr *E = LValue->IgnoreParens();; E = E->IgnoreParens()) {
+    if (isa<CompoundLiteralExpr>(E))
+      return true;
+    if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+      E = M->getBase();
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(A->getBase()->IgnoreParens());
+      if (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
+        E = Decay->getSubExpr();
+        continue;
+      }
+    }
+    return false;
+  }
+}
+
 std::string addressOfC(QualType T) {
-  return T.isVolatileQualified() ? "(void *)(__UINTPTR_TYPE__)&(" : "&(";
+  return T.isVolatileQualified() || T.isRestrictQualified() ? "(void *)(__UINTPTR_TYPE__)&(" : "&(";
+}
+
+std::string addressOf(QualType T, const std::string &Text, bool Cxx) {
+  if (!Cxx)
+    return addressOfC(T) + Text + ")";
+  if (T.isRestrictQualified())
+    return "reinterpret_cast<const volatile void *>(reinterpret_cast<__UINTPTR_TYPE__>("
+           "__builtin_addressof(" +
+           Text + ")))";
+  return "__builtin_addressof(" + Text + ")";
 }
 
 std::string sizeofLvalue(const Expr *L, const std::string &Text) {

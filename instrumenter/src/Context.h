@@ -96,7 +96,8 @@ public:
   /// R extended over a `;` that follows it (after white space), if one does.
   clang::CharSourceRange withSemicolon(clang::CharSourceRange R) const;
 
-  /// The original text of a node (before any edit), whitespace runs folded to one space.
+  /// The original text of a node (before any edit) on one line: its tokens, comments left out,
+  /// each run of white space between two of them folded to one space.
   std::string text(const clang::Stmt *S) const;
   std::string text(clang::CharSourceRange R) const;
 
@@ -134,6 +135,11 @@ public:
 bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
+/// Whether LValue is (part of) an object that the expression itself creates: a compound literal,
+/// `(struct s){...}`, or a member or element of one. No write precedes its read, and the shadow
+/// memory at its address holds what the object that had its stack slot before left: a probe
+/// would report a stale origin. Its value's origins are those of its initializer's reads.
+bool isFreshObject(const clang::Expr *LValue);
 /// In a template pattern, an expression whose meaning waits for the instantiation (an operator
 /// that may be overloaded, a call that may resolve to anything): `<dependent type>`.
 bool isUnresolved(const clang::Expr *E);
@@ -143,10 +149,18 @@ bool isUnresolved(const clang::Expr *E);
 /// dependent type, or an operator that may be overloaded, may become anything.
 bool isLvalueInEveryInstantiation(const clang::Expr *E);
 /// `&(` opening a C probe's address argument of an lvalue of type T (closed by `)`). The
-/// runtime takes `const void *` and `void *`: the address of a volatile lvalue goes through an
-/// integer, which drops the qualifier without -Wdiscarded-qualifiers or -Wcast-qual (the
-/// runtime never accesses the object through it).
+/// runtime takes `const void *` and `void *`: the address of a volatile or restrict-qualified
+/// lvalue (`int *restrict p`) goes through an integer, which drops the qualifier without
+/// -Wdiscarded-qualifiers or -Wcast-qual (the runtime never accesses the object through it).
 std::string addressOfC(clang::QualType T);
+/// TEXT, which starts at BEGIN, as Context::text gives it (also the stringized argument of an
+/// `assert`, which the preprocessor folds alike).
+std::string foldedTokens(llvm::StringRef Text, clang::SourceLocation Begin,
+                         const clang::LangOptions &LangOpts);
+/// A probe's address argument for the variable or lvalue of type T spelled TEXT: C's
+/// addressOfC, C++'s `__builtin_addressof`, through an integer where T is `__restrict`-qualified
+/// (Clang rejects converting `int *__restrict *` to `const volatile void *`).
+std::string addressOf(clang::QualType T, const std::string &Text, bool Cxx);
 /// `sizeof(TEXT)` for the lvalue L spelled TEXT; `sizeof(__typeof__(TEXT))` where L names a
 /// parameter declared as an array (`int a[4]`, `va_list ap`), on which `sizeof` warns
 /// (-Wsizeof-array-argument) although it is the pointer's size that is meant.

@@ -92,19 +92,9 @@ public:
     A.LParen = Next->getLocation();
     CharSourceRange ArgRange = CharSourceRange::getTokenRange(A.Argument);
     StringRef Text = Lexer::getSourceText(ArgRange, SM, PP.getLangOpts());
-    // The preprocessor stringizes with runs of white space folded to one space.
-    std::string Folded;
-    bool Space = false;
-    for (char C : Text) {
-      if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
-        Space = true;
-        continue;
-      }
-      if (Space && !Folded.empty())
-        Folded += ' ';
-      Space = false;
-      Folded += C;
-    }
+    // The preprocessor stringizes with comments left out and runs of white space folded to one
+    // space.
+    std::string Folded = foldedTokens(Text, SM.getFileLoc(ArgRange.getBegin()), PP.getLangOpts());
     A.ArgumentText = Folded;
     Out.push_back(A);
   }

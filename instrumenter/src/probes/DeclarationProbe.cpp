@@ -87,8 +87,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     if (const std::string *Origin = F.Locals.companion(V)) {
       Dummy += "((void)(" + *Origin + " = sleuth_def(" + Unit + ")), 0)";
     } else {
-      std::string Addr =
-          F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(V->getType()) + Name + ")";
+      std::string Addr = addressOf(V->getType(), Name, F.isCxx());
       // A constant as the value: an extra declarator of the specifiers' type (`const char *c
       // = v, __sleuth_dN`: a char) takes it without a narrowing warning (-Wconversion).
       Dummy += "((void)sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + ")), 0)";

@@ -27,6 +27,22 @@ bool rewrittenAsVoid(const Expr *E, FunctionInstrumenter &F) {
   return false;
 }
 
+/// True if E calls a function that does not return (`usage(1);` before a `case` label: with a
+/// `sleuth_discard()` after it, the statement would seem to fall through to GCC's
+/// -Wimplicit-fallthrough, as it did in xz's option parsers).
+bool callsNoReturn(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParens());
+  if (!Call)
+    return false;
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    return Callee->isNoReturn();
+  QualType Type = Call->getCallee()->getType();
+  if (const auto *Pointer = Type->getAs<PointerType>())
+    Type = Pointer->getPointeeType();
+  const auto *Function = Type->getAs<FunctionType>();
+  return Function && Function->getNoReturnAttr();
+}
+
 } // namespace
 
 bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F) {
@@ -35,6 +51,10 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   // Only full expressions in statement position: `f(x);`, a for-increment.
   const Stmt *Parent = F.Ctx.parent(E);
   if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr>(Parent))
+    return false;
+  // The reads it leaves pending go with the program or, for a longjmp, are those of the value
+  // that setjmp returns.
+  if (callsNoReturn(E))
     return false;
   // A statement that is (or ends with) a macro invocation, `CALL(x, y);`, `(void)snprintf(buf,
   // n, "%s", p);` with glibc's fortified snprintf a macro: the reads pushed before the expansion

@@ -39,8 +39,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
       Params += "(void)(" + *Origin + " = sleuth_param_origin(" + F.Ctx.unitAndSite(Site) + ", " +
                 std::to_string(Position) + "u))" + Sep;
     } else {
-      std::string Addr =
-          F.isCxx() ? "__builtin_addressof(" + Name + ")" : addressOfC(T) + Name + ")";
+      std::string Addr = addressOf(T, Name, F.isCxx());
       std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
                                                              : "sizeof(" + Name + ")";
       Params += "sleuth_param(" + F.Ctx.unitAndSite(Site) + ", " + Addr + ", " + Size + ", " +

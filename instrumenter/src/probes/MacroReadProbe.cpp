@@ -99,8 +99,8 @@ static std::optional<std::string> repeatableArgument(const Expr *L, FunctionInst
   QualType T = L->getType();
   if (!L->isLValue() || !L->getBeginLoc().isMacroID() ||
       !F.Ctx.SM.isMacroArgExpansion(L->getBeginLoc()) || !isRepeatable(L, F.Ctx.Ast) ||
-      !hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() || T->isArrayType() ||
-      !addressLoadsOnlyVariables(L, F))
+      !hasAddress(L) || isFreshObject(L) || T->isAtomicType() || T->isVariablyModifiedType() ||
+      T->isArrayType() || !addressLoadsOnlyVariables(L, F))
     return std::nullopt;
   // makeFileCharRange gives the spelling only when both ends come from the same argument.
   CharSourceRange R = F.Ctx.expansionRange(L);
@@ -199,8 +199,7 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
     } else {
       std::string Text = V ? V->getNameAsString() : Read.Text;
       QualType T = V ? V->getType() : Read.Lvalue->getType();
-      std::string Object =
-          F.isCxx() ? "__builtin_addressof(" + Text + ")" : addressOfC(T) + Text + ")";
+      std::string Object = addressOf(T, Text, F.isCxx());
       Object += ", sizeof(" + Text + ")";
       Forms = {"sleuth_get(" + Object + "), ", "",
                "sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};

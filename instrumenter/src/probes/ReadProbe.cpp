@@ -55,9 +55,9 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   // there is one in every instantiation, whatever its type.
   // A member of a temporary (`make().field`) is an xvalue, which sleuth::rd(T&) cannot take; it
   // has no earlier writes to read anyway.
-  if (!hasAddress(L) || T->isAtomicType() || T->isVariablyModifiedType() || isConstantUse(L) ||
-      (F.isCxx() && !L->isLValue()) || (L->isInstantiationDependent() && !F.isCxx()) ||
-      L->containsUnexpandedParameterPack())
+  if (!hasAddress(L) || isFreshObject(L) || T->isAtomicType() || T->isVariablyModifiedType() ||
+      isConstantUse(L) || (F.isCxx() && !L->isLValue()) ||
+      (L->isInstantiationDependent() && !F.isCxx()) || L->containsUnexpandedParameterPack())
     return false;
   CharSourceRange R = F.Ctx.fileRange(L);
   if (R.isInvalid()) {

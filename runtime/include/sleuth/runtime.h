@@ -1233,17 +1233,26 @@ private:
   unsigned RetControl = 0;
 };
 
+/* The address of an lvalue as the probes take it, through an integer: that drops a `__restrict`
+ * qualifier of T as well, which no conversion to `const volatile void *` may (Clang rejects
+ * `int *__restrict *` there). */
+template <class T>
+__attribute__((always_inline)) inline const volatile void *address_of(T &Lvalue) {
+  return reinterpret_cast<const volatile void *>(
+      reinterpret_cast<__UINTPTR_TYPE__>(__builtin_addressof(Lvalue)));
+}
+
 /* Records a write of Lvalue and yields it. Wrapped around an assignment it runs after the
  * store; wrapped around the operand of postfix ++/-- (whose result is the old value) it runs
  * before the store, while the shadow still holds the old origin that compound sites read. */
 template <class T> inline T &wrote(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
-  sleuth_set(Tu, Site, Ctl, __builtin_addressof(Lvalue), sizeof(T));
+  sleuth_set(Tu, Site, Ctl, address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 template <class T>
 __attribute__((always_inline)) inline T &wrote_hot(sleuth_tu *Tu, unsigned Site, unsigned Ctl,
                                                    T &Lvalue) {
-  sleuth_set_hot(Tu, Site, Ctl, __builtin_addressof(Lvalue), sizeof(T));
+  sleuth_set_hot(Tu, Site, Ctl, address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 
@@ -1251,31 +1260,29 @@ __attribute__((always_inline)) inline T &wrote_hot(sleuth_tu *Tu, unsigned Site,
  * that may call an operator= (whose result may be anything) and whose target has side effects
  * (`items[size++] = value`): sleuth_commit() after the assignment records the write. */
 template <class T> inline T &target(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
-  sleuth_setp(Tu, Site, Ctl,
-              const_cast<void *>(static_cast<const volatile void *>(__builtin_addressof(Lvalue))),
-              sizeof(T));
+  sleuth_setp(Tu, Site, Ctl, const_cast<void *>(address_of(Lvalue)), sizeof(T));
   return Lvalue;
 }
 
 /* Records a read of an lvalue and yields the same lvalue (C++ only: in C the instrumenter
  * writes `((void)sleuth_get(&x, sizeof x), x)` instead): pushed ... */
 template <class T> inline T &rd(T &Lvalue) {
-  sleuth_get(__builtin_addressof(Lvalue), sizeof(T));
+  sleuth_get(address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 template <class T> __attribute__((always_inline)) inline T &rd_hot(T &Lvalue) {
-  sleuth_get_hot(__builtin_addressof(Lvalue), sizeof(T));
+  sleuth_get_hot(address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 /* ... or checked, when the instrumenter knows the node that consumes it. */
 template <class T> inline T &rdc(sleuth_tu *Tu, unsigned *Cache, unsigned Site, T &Lvalue) {
-  sleuth_getc(Tu, Cache, Site, __builtin_addressof(Lvalue), sizeof(T));
+  sleuth_getc(Tu, Cache, Site, address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 template <class T>
 __attribute__((always_inline)) inline T &rdc_hot(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
                                                  T &Lvalue) {
-  sleuth_getc_hot(Tu, Cache, Site, __builtin_addressof(Lvalue), sizeof(T));
+  sleuth_getc_hot(Tu, Cache, Site, address_of(Lvalue), sizeof(T));
   return Lvalue;
 }
 } // namespace sleuth

@@ -1,6 +1,8 @@
 // Idioms of real libraries whose instrumented text once did not compile, or warned where the
-// original did not (found building Debian's pugixml).
+// original did not (found building Debian's pugixml and xz).
+/* check_example flags: -Wimplicit-fallthrough */
 #include <cstdio>
+#include <cstdlib>
 
 enum Kind { None, Number, Text };
 
@@ -41,7 +43,45 @@ struct Document {
   else                                                                                             \
     std::printf("failed: %s\n", #condition)
 
+// __restrict parameters and locals: Clang converts no `int *__restrict *` to the probes'
+// `const volatile void *`.
+static unsigned sumOf(const unsigned *__restrict Values, unsigned Count,
+                      unsigned *__restrict Out) {
+  const unsigned *__restrict Cursor = Values;
+  unsigned Sum = 0;
+  for (unsigned I = 0; I < Count; ++I)
+    Sum += Cursor[I];
+  // Its address taken, Out lives in memory: its parameter and its reads go through the shadow.
+  unsigned *__restrict *Where = &Out;
+  **Where = Sum;
+  return Sum + *Out - **Where;
+}
+
+[[noreturn]] static void usage(int Status) {
+  std::printf("usage\n");
+  std::exit(Status);
+}
+
+// A call that does not return before a case label: no -Wimplicit-fallthrough.
+static int option(char C) {
+  int Level = 0;
+  switch (C) {
+  case 'v':
+    Level = 1;
+    break;
+  case 'h':
+    usage(0);
+  default:
+    Level = -1;
+    break;
+  }
+  return Level;
+}
+
 int main() {
+  unsigned Values[3] = {4, 5, 6}, Total = 0;
+  sumOf(Values, 3, &Total);
+  std::printf("%u %d %d\n", Total, option('v'), option('x'));
   Document Storage;
   Document *Doc = &Storage;
   CHECK(Doc->load(TEXT("<node/>")));
