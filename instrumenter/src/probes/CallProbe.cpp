@@ -37,6 +37,23 @@ static bool readsOnlyCompanions(const Stmt *S, FunctionInstrumenter &F,
 // passes no more than four.
 static constexpr unsigned FewPairs = 4, MaxInlinePairs = 8;
 
+// A void call that is the left operand of a comma, `f(), g()`, which Clang's -Wcomma accepts:
+// with the probe's own comma around it, Clang would doubt the user's comma. SLEUTH_COMMA_OPERAND
+// (runtime.h) casts it to void for Clang alone: GCC's -Wuseless-cast would doubt the cast.
+static void keepCommaOperandACall(const CallExpr *Call, CharSourceRange R,
+                                  FunctionInstrumenter &F) {
+  if (!Call->getType()->isVoidType())
+    return;
+  const Stmt *Operand = Call, *Parent = F.Ctx.parent(Call);
+  while (Parent && isa<ParenExpr>(Parent)) {
+    Operand = Parent;
+    Parent = F.Ctx.parent(Parent);
+  }
+  const auto *Comma = dyn_cast_or_null<BinaryOperator>(Parent);
+  if (Comma && Comma->getOpcode() == BO_Comma && Comma->getLHS() == Operand)
+    F.Ctx.wrap(R, "SLEUTH_COMMA_OPERAND((", "))");
+}
+
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Overloaded operators and literals have no call syntax to mark beside; their operands'
   // reads simply flow into the result.
@@ -95,6 +112,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     std::string Rest = std::to_string(NumPairs) + "u" + Pairs + "), ";
     F.addRead(R, {"(" + Probe + Unit + ", " + Key_ + "0u, SLEUTH_NULL, " + Rest, ")",
                   "(" + Probe + Unit + ", " + Key_ + "@SITE@, @CACHE@, " + Rest, ")"});
+    keepCommaOperandACall(Call, R, F);
     F.countProbe();
     return true;
   }
@@ -125,6 +143,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   F.addRead(R,
             {"(sleuth_call(" + Unit + ", " + std::to_string(Key) + "u), ", ")",
              "(sleuth_callv(" + Unit + ", " + std::to_string(Key) + "u, @SITE@, @CACHE@), ", ")"});
+  keepCommaOperandACall(Call, R, F);
   F.countProbe();
   return true;
 }

@@ -59,6 +59,17 @@ extern "C" {
 /* `inline` keeps an unused copy from being reported (-Wunused-function); GCC reports the pair of
  * `inline` and `noinline` instead (-Wattributes), turned off around the definitions. */
 
+/* A void call that the instrumenter put behind a comma of its own and that is the left operand
+ * of a comma itself (`f(), g()`): Clang's -Wcomma accepts a void call or a cast to void there,
+ * GCC's -Wuseless-cast (C++) rejects casting a void expression; only Clang gets the cast. */
+#if defined(__clang__) && defined(__cplusplus)
+#define SLEUTH_COMMA_OPERAND(e) static_cast<void>(e)
+#elif defined(__clang__)
+#define SLEUTH_COMMA_OPERAND(e) ((void)(e))
+#else
+#define SLEUTH_COMMA_OPERAND(e) (e)
+#endif
+
 /* Kinds of sites. The first five become nodes of the dependence graph. */
 enum sleuth_site_kind {
   SLEUTH_SITE_VAR = 0,    /* a write: assignment, declaration, ++/-- */

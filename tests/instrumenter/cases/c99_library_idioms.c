@@ -52,6 +52,12 @@ static void usage(int status) {
   exit(status);
 }
 
+/* Two void calls joined by a comma, which Clang's -Wcomma accepts: the probe's comma before
+ * the left one must not make Clang doubt it. */
+static int calls;
+static void count(int n) { calls += n; }
+static void count_twice(void) { count(1), count(2); }
+
 /* A call to a function that does not return, before a case label: no -Wimplicit-fallthrough. */
 static int parse(int option) {
   int verbose = 0;
@@ -76,8 +82,9 @@ int main(void) {
   struct delta *d = new_delta(7);
   checksum(data, sizeof data, &sum);
   store(6, (int)(sum % 1000));
-  printf("%u %d %u %d %d %d\n", sum, d ? d->type : 0, d ? d->dist : 0, table[2], parse('v'),
-         parse('q'));
+  count_twice();
+  printf("%u %d %u %d %d %d %d\n", sum, d ? d->type : 0, d ? d->dist : 0, table[2], parse('v'),
+         parse('q'), calls);
   free(d);
   return 0;
 }

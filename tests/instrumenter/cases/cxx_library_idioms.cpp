@@ -57,6 +57,13 @@ static unsigned sumOf(const unsigned *__restrict Values, unsigned Count,
   return Sum + *Out - **Where;
 }
 
+// Two void calls joined by a comma, which Clang's -Wcomma accepts: the probe's comma before the
+// left one must not make Clang doubt it.
+static int Calls = 0;
+static void count(int N) { Calls += N; }
+template <class T> static void countAs(T N) { Calls += static_cast<int>(N); }
+static void countTwice() { count(1), countAs<long>(2); }
+
 [[noreturn]] static void usage(int Status) {
   std::printf("usage\n");
   std::exit(Status);
@@ -81,7 +88,8 @@ static int option(char C) {
 int main() {
   unsigned Values[3] = {4, 5, 6}, Total = 0;
   sumOf(Values, 3, &Total);
-  std::printf("%u %d %d\n", Total, option('v'), option('x'));
+  countTwice();
+  std::printf("%u %d %d %d\n", Total, option('v'), option('x'), Calls);
   Document Storage;
   Document *Doc = &Storage;
   CHECK(Doc->load(TEXT("<node/>")));
