@@ -120,6 +120,10 @@ public:
   /// Nodes whose pending reads a probe already consumes (no discard needed).
   void markConsumed(const clang::Stmt *S) { Consumed.insert(S); }
   bool isConsumed(const clang::Stmt *S) const { return Consumed.contains(S); }
+  /// Library calls whose probe made a node of their own (sprintf's write of its buffer): the
+  /// line has its node, a discarded call needs no <effect> one.
+  void markRecordedCall(const clang::Stmt *S) { RecordedCalls.insert(S); }
+  bool isRecordedCall(const clang::Stmt *S) const { return RecordedCalls.contains(S); }
   /// True if a probe was emitted inside E (an argument that reads something).
   bool hasProbesInside(const clang::Expr *E) const {
     auto I = ProbesInside.find(E);
@@ -188,6 +192,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, unsigned> TerminatorSites;
   llvm::DenseMap<const clang::Stmt *, unsigned> ProbesInside;
   llvm::DenseSet<const clang::Stmt *> Consumed;
+  llvm::DenseSet<const clang::Stmt *> RecordedCalls;
 };
 
 } // namespace sleuth::instrumenter

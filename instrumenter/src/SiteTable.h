@@ -7,7 +7,16 @@
 
 namespace sleuth::instrumenter {
 
-enum class SiteKind : unsigned { Var = 0, Param = 1, Test = 2, Ret = 3, Assert = 4, Call = 5 };
+/// As sleuth_site_kind of the runtime's header.
+enum class SiteKind : unsigned {
+  Var = 0,
+  Param = 1,
+  Test = 2,
+  Ret = 3,
+  Assert = 4,
+  Call = 5,
+  Effect = 6
+};
 
 /// Site flag: the write also reads the old value (x += y, x++); SLEUTH_FLAG_COMPOUND.
 inline constexpr unsigned CompoundWrite = 1;

@@ -31,6 +31,8 @@ const char *kindName(unsigned Kind) {
     return "ret";
   case SLEUTH_SITE_ASSERT:
     return "assert";
+  case SLEUTH_SITE_EFFECT:
+    return "effect";
   default:
     return nullptr;
   }

@@ -150,7 +150,9 @@ void registerUnit(sleuth_tu *Tu) {
   R.Units.push_back(Tu);
   for (unsigned I = 0; I < Tu->num_sites; ++I) {
     R.Sites.push_back(SiteRef{Tu, I});
-    bool IsNode = Tu->sites[I].kind <= SLEUTH_SITE_ASSERT;
+    unsigned Kind = Tu->sites[I].kind;
+    bool IsNode =
+        Kind <= SLEUTH_SITE_EFFECT && Kind != SLEUTH_SITE_CALL; // as output.cpp's kindName
     R.FileIds.push_back(IsNode ? R.NumGraphNodes++ : NoNode);
   }
   installExitHandlers();

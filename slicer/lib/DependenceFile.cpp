@@ -29,6 +29,8 @@ std::string_view siteKindName(SiteKind Kind) {
     return "ret";
   case SiteKind::Assert:
     return "assert";
+  case SiteKind::Effect:
+    return "effect";
   }
   return "?";
 }
@@ -78,8 +80,8 @@ std::optional<Section> sectionOf(std::string_view Keyword) {
 }
 
 std::optional<SiteKind> siteKindOf(std::string_view Name) {
-  for (SiteKind K :
-       {SiteKind::Var, SiteKind::Param, SiteKind::Test, SiteKind::Ret, SiteKind::Assert})
+  for (SiteKind K : {SiteKind::Var, SiteKind::Param, SiteKind::Test, SiteKind::Ret,
+                     SiteKind::Assert, SiteKind::Effect})
     if (siteKindName(K) == Name)
       return K;
   return std::nullopt;

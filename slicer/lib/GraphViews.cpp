@@ -47,6 +47,8 @@ const char *dotShape(SiteKind Kind) {
     return "octagon";
   case SiteKind::Ret:
     return "box, peripheries=2";
+  case SiteKind::Effect:
+    return "parallelogram"; // input/output, as in flowcharts
   case SiteKind::Param:
   case SiteKind::Var:
     break;

@@ -461,6 +461,56 @@ TEST_F(RewriteTest, FormattingCallsWriteTheirDestinationAsANodeOfTheirOwn) {
   EXPECT_NE(Fortified.find("\"*out\"}"), std::string::npos) << Fortified;
 }
 
+TEST_F(RewriteTest, DiscardedLibraryCallsAreEffectNodes) {
+  // A call into the library whose value the statement discards is a node the call's reads flow
+  // into, so that a slice can start at the line that printed a value; also without reads
+  // (its control). Not a call whose probe made a node (sprintf), a call of an instrumented
+  // function (its parameters take the reads), a compiler builtin, nor one that does not return.
+  std::string Text = rewrite("effects.c", "#include <stdarg.h>\n"
+                                          "#include <stdio.h>\n"
+                                          "#include <stdlib.h>\n"
+                                          "static void note(int n) { (void)n; }\n"
+                                          "int f(char *buf, int n, ...) {\n"
+                                          "  va_list ap;\n"
+                                          "  va_start(ap, n);\n"
+                                          "  printf(\"%d\\n\", n);\n"
+                                          "  (void)fflush(stdout);\n"
+                                          "  sprintf(buf, \"%d\", n);\n"
+                                          "  note(n);\n"
+                                          "  va_end(ap);\n"
+                                          "  if (n < 0)\n"
+                                          "    exit(n);\n"
+                                          "  return n;\n"
+                                          "}\n");
+  std::smatch Printf;
+  ASSERT_TRUE(std::regex_search(
+      Text, Printf,
+      std::regex("printf\\(\"%d\\\\n\", \\(sleuth_getc\\(&__sleuth_tu, &__sleuth_rc\\[\\d+\\], "
+                 "(\\d+)u, &\\(n\\), sizeof\\(n\\)\\), n\\)\\)\\), sleuth_effect\\(&__sleuth_tu, "
+                 "(\\d+)u, ")))
+      << Text;
+  EXPECT_EQ(Printf[1], Printf[2]) << "n's read flows into the printf node\n" << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(\\(void\\)\\(\\(void\\)fflush\\(stdout\\)\\), sleuth_effect\\(")))
+      << Text;
+  EXPECT_NE(Text.find("\"<printf()>\"}"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("{6, 0, 8, 3, "), std::string::npos) << "an effect site at 8:3\n" << Text;
+  for (const char *Name : {"<sprintf()>", "<note()>", "<exit()>", "<__builtin_va_end()>"})
+    EXPECT_EQ(Text.find(Name), std::string::npos) << Name << "\n" << Text;
+  // C++: `std::cout << n;` (a library operator), a void library call in a block of its own.
+  std::string Cxx = rewrite("effects.cpp", "#include <cstdlib>\n"
+                                           "#include <iostream>\n"
+                                           "void g(int n, int *p) {\n"
+                                           "  std::cout << n;\n"
+                                           "  std::free(p);\n"
+                                           "}\n");
+  EXPECT_NE(Cxx.find("\"<operator<<()>\"}"), std::string::npos) << Cxx;
+  EXPECT_TRUE(std::regex_search(
+      Cxx, std::regex(
+               "\\{ std::free\\([^;]*p\\)\\); sleuth_effect\\(&__sleuth_tu, \\d+u, [^;]*\\); \\}")))
+      << Cxx;
+}
+
 TEST_F(RewriteTest, StringCopiesTakeTheRuntimesTwins) {
   // strcpy, stpcpy, strncpy, strcat, strncat and mempcpy call their twins too; strlen and
   // strchr, which write nothing, and a local function that happens to be named like one of them

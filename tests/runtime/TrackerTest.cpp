@@ -101,6 +101,7 @@ constexpr unsigned TestSite = SLEUTH_SITE_TEST;
 constexpr unsigned RetSite = SLEUTH_SITE_RET;
 constexpr unsigned AssertSite = SLEUTH_SITE_ASSERT;
 constexpr unsigned CallSite = SLEUTH_SITE_CALL;
+constexpr unsigned EffectSite = SLEUTH_SITE_EFFECT;
 
 /// Fails the child: its assertions cannot reach GoogleTest in the parent, so
 /// the parent reports the exit status and this message.
@@ -256,6 +257,10 @@ public:
   }
   int assertion(unsigned Site, int Outcome) {
     return sleuth_assert(tu(), Site, ctl(Site), Outcome);
+  }
+  void effect(unsigned Site) {
+    sleuth_effect(tu(), Site, ctl(Site));
+    ran(Site);
   }
   void call(unsigned Site, unsigned Key) { sleuth_call(tu(), Site, ctl(Site), Key); }
   /// sleuth_call_args: Pairs (position, origin) pairs of unsigned follow.
@@ -1170,6 +1175,41 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
   EXPECT_EQ(dataOf(G, "<assertion>"), Names{"case 2"});
   EXPECT_EQ(ctrlOf(G, "<assertion>"), Names{"switch"});
   EXPECT_EQ(G.site(node(G, "<assertion>")).Kind, sleuth::SiteKind::Assert);
+}
+
+TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {
+  // printf("%d", x); under a test: the <printf()> node reads x and is controlled by the test;
+  // it consumes the reads, so the next node does not get them. Internal call sites stay out of
+  // the graph, effect nodes do not.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned X = U.site(VarSite, "x"), T = U.site(TestSite, "<test>");
+    unsigned Internal = U.site(CallSite, "<call>");
+    unsigned Print = U.site(EffectSite, "<printf()>", 0, {T});
+    unsigned Y = U.site(VarSite, "y", 0, {T});
+    U.enter(0);
+    int x = 5;
+    U.decl(X, x);
+    get(x);
+    require(U.test(T, 1) == 1, "sleuth_test returns the outcome");
+    (void)Internal;
+    for (int I = 0; I < 3; ++I) {
+      get(x);
+      U.effect(Print);
+    }
+    int y = 1;
+    U.set(Y, y);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(G.site(node(G, "<printf()>")).Kind, sleuth::SiteKind::Effect);
+  EXPECT_EQ(dataOf(G, "<printf()>"), Names{"x"});
+  EXPECT_EQ(ctrlOf(G, "<printf()>"), Names{"<test>"});
+  EXPECT_EQ(hits(G, "<printf()>"), 3u);
+  EXPECT_EQ(dataOf(G, "y"), Names{});
+  for (unsigned N = 0; N < boost::num_vertices(G.graph()); ++N)
+    EXPECT_NE(G.site(N).Name, "<call>");
 }
 
 TEST_F(TrackerTest, ASwitchRunsInlineOnceItsEdgesAreKnown) {

@@ -288,6 +288,24 @@ TEST(DotViewTest, DrawsSliceNodesAndEdges) {
             "}\n");
 }
 
+TEST(DotViewTest, EffectNodesAreParallelograms) {
+  // A discarded library call (`printf("%d", x);`) loads as an effect node and is drawn as
+  // input/output is in flowcharts.
+  std::string Error;
+  auto G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"
+                                  "func 0 0 1 9 main\nsite 0 var 0 2 3 x\n"
+                                  "site 1 effect 0 3 3 <printf()>\nhit 0 1\nhit 1 1\n"
+                                  "data 1 0\nend\n",
+                                  "q.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  EXPECT_EQ(G->site(1).Kind, SiteKind::Effect);
+  EXPECT_EQ(siteKindName(SiteKind::Effect), "effect");
+  std::string Dot = dotView(*G, computeSlice(*G, {1}, {}));
+  EXPECT_NE(Dot.find("n1 [label=\"<printf()>\\nmain:3\", shape=parallelogram"), std::string::npos)
+      << Dot;
+  EXPECT_NE(Dot.find("n0 -> n1;"), std::string::npos) << Dot;
+}
+
 TEST(DotViewTest, EscapesNamesAndMarksUnexecutedNodes) {
   std::string Error;
   auto G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\n"

@@ -43,10 +43,52 @@ bool callsNoReturn(const Expr *E) {
   return Function && Function->getNoReturnAttr();
 }
 
+/// The library function that the statement E calls, if E is such a call whose value it
+/// discards (`printf("%d", n)`, `(void)fclose(f)`, `std::cout << n`): a direct callee declared
+/// in a system header (not instrumented, so the call's arguments flow nowhere else), whose probe
+/// made no node of its own.
+const FunctionDecl *discardedLibraryCall(const Expr *E, FunctionInstrumenter &F) {
+  E = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E); Cast && Cast->getCastKind() == CK_ToVoid)
+    E = Cast->getSubExpr()->IgnoreParens();
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreImplicit());
+  if (!Call || F.isConsumed(Call) || F.isRecordedCall(Call))
+    return nullptr;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || Callee->isNoReturn())
+    return nullptr;
+  // (Compiler builtins, `__builtin_va_end(ap)`, are declared nowhere.)
+  SourceLocation Declared = Callee->getCanonicalDecl()->getLocation();
+  if (Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
+    return nullptr;
+  return Callee;
+}
+
+/// The probe ending the statement E (spelled at R): `sleuth_effect(...)` for a call into the
+/// library (nothing reads the statement's value, but it hands its arguments to the outside,
+/// printing or writing them: the node is where a slice of that output starts), otherwise
+/// `sleuth_discard()`. Null if E needs neither.
+std::optional<std::string> endProbe(const Expr *E, CharSourceRange R, bool ReadsSomething,
+                                    FunctionInstrumenter &F) {
+  if (const FunctionDecl *Callee = discardedLibraryCall(E, F)) {
+    unsigned Site =
+        F.addSite(SiteKind::Effect, E, R.getBegin(), "<" + Callee->getNameAsString() + "()>");
+    F.claimReads(E, Site);
+    F.countProbe();
+    return "sleuth_effect(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ")";
+  }
+  if (!ReadsSomething)
+    return std::nullopt;
+  return "sleuth_discard()";
+}
+
 } // namespace
 
 bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F) {
-  if (F.probeCount() == ProbesBefore || F.isConsumed(E->IgnoreParens()))
+  if (F.isConsumed(E->IgnoreParens()))
+    return false;
+  bool ReadsSomething = F.probeCount() != ProbesBefore;
+  if (!ReadsSomething && !discardedLibraryCall(E, F))
     return false;
   // Only full expressions in statement position: `f(x);`, a for-increment.
   const Stmt *Parent = F.Ctx.parent(E);
@@ -62,6 +104,9 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   CharSourceRange R = F.Ctx.expansionRange(E);
   if (R.isInvalid())
     return false;
+  std::optional<std::string> End = endProbe(E, R, ReadsSomething, F);
+  if (!End)
+    return false;
   if (F.isCxx() && rewrittenAsVoid(E, F)) {
     // `(void)(f(x))` of a void expression is a useless cast to GCC (-Wuseless-cast), and
     // `(f(x), sleuth_discard())` with the call probe's comma inside is a comma Clang doubts
@@ -72,14 +117,14 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
     SourceLocation After = Lexer::findLocationAfterToken(R.getEnd().getLocWithOffset(-1), tok::semi,
                                                          F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
     if (After.isValid()) {
-      F.Ctx.wrap(CharSourceRange::getCharRange(R.getBegin(), After), "{ ", " sleuth_discard(); }");
+      F.Ctx.wrap(CharSourceRange::getCharRange(R.getBegin(), After), "{ ", " " + *End + "; }");
       return true;
     }
     // A for-increment (where Clang's -Wcomma takes any comma).
-    F.Ctx.wrap(R, "((", "), sleuth_discard())");
+    F.Ctx.wrap(R, "((", "), " + *End + ")");
     return true;
   }
-  F.Ctx.wrap(R, "((void)(", "), sleuth_discard())");
+  F.Ctx.wrap(R, "((void)(", "), " + *End + ")");
   return true;
 }
 

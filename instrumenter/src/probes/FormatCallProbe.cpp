@@ -132,6 +132,7 @@ bool FormatCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) 
   // The arguments' reads flow into that write; the call's value then reads it (the runtime
   // pushes it).
   F.claimReads(Call, Site);
+  F.markRecordedCall(Call);
   if (Fortified) // the arguments' reads are the macro's, read before the expansion
     F.MacroReadConsumers[Call] = Site;
   F.Ctx.Replacements.emplace_back(NameRange, Format->Twin);

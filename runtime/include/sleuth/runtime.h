@@ -70,14 +70,16 @@ extern "C" {
 #define SLEUTH_COMMA_OPERAND(e) (e)
 #endif
 
-/* Kinds of sites. The first five become nodes of the dependence graph. */
+/* Kinds of sites. All but SLEUTH_SITE_CALL become nodes of the dependence graph. */
 enum sleuth_site_kind {
   SLEUTH_SITE_VAR = 0,    /* a write: assignment, declaration, ++/-- */
   SLEUTH_SITE_PARAM = 1,  /* a parameter receiving its argument */
   SLEUTH_SITE_TEST = 2,   /* a condition deciding control flow */
   SLEUTH_SITE_RET = 3,    /* a function's return value */
   SLEUTH_SITE_ASSERT = 4, /* an evaluated assert() */
-  SLEUTH_SITE_CALL = 5    /* a call site (internal: carries the call's control context) */
+  SLEUTH_SITE_CALL = 5,   /* a call site (internal: carries the call's control context) */
+  SLEUTH_SITE_EFFECT = 6  /* a call into the uninstrumented library whose value is discarded
+                           * (printf(...);, free(p);): what the program hands out */
 };
 
 /* Site flags. */
@@ -542,6 +544,12 @@ SLEUTH_LOCAL void sleuth_test_record(struct sleuth_tu *tu, unsigned site, unsign
 SLEUTH_INLINE int sleuth_test(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
   sleuth_test_record(tu, site, ctl, outcome);
   return outcome;
+}
+/* A call into the uninstrumented library whose value is discarded, `printf("%d", n);`: node
+ * `site` depends on the reads its arguments left, and so shows where what the program printed,
+ * wrote or freed came from. Recorded as a test is, without an outcome. */
+SLEUTH_INLINE void sleuth_effect(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+  sleuth_test_record(tu, site, ctl, 0);
 }
 /* switch (value): records the test like sleuth_test and returns `value` unchanged (inline
  * too: Lua's interpreter dispatches every instruction through one). */

@@ -13,7 +13,9 @@
 
 namespace sleuth {
 
-enum class SiteKind { Var, Param, Test, Ret, Assert };
+/// Effect: a call into the uninstrumented library whose value the program discards
+/// (`printf(...);`, `free(p);`), which depends on what its arguments read.
+enum class SiteKind { Var, Param, Test, Ret, Assert, Effect };
 enum class DependenceKind { Data, Control };
 
 /// The spelling used in the dependence file and in JSON: "var", "param", ...
