@@ -65,6 +65,11 @@ unsigned sleuth_param_origin(struct sleuth_tu *tu, unsigned site, unsigned posit
 void sleuth_get_slow(const volatile void *addr, unsigned long size) { (void)addr, (void)size; }
 void sleuth_copy_origins(void *d, const void *s, unsigned long n) { (void)d, (void)s, (void)n; }
 void sleuth_clear_origins(void *d, unsigned long n) { (void)d, (void)n; }
+void *sleuth_created(struct sleuth_tu *tu, unsigned site, unsigned ctl, const volatile void *addr,
+                     unsigned long size) {
+  (void)tu, (void)site, (void)ctl, (void)size;
+  return (void *)(__UINTPTR_TYPE__)addr;
+}
 void sleuth_formatted(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
                       unsigned long n) {
   (void)tu, (void)site, (void)ctl, (void)d, (void)n;

@@ -247,9 +247,21 @@ bool Context::isDiscarded(const Expr *E) const {
   return false;
 }
 
+/// True if S creates a compound literal: a copy of its text would create another object.
+static bool createsCompoundLiteral(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CompoundLiteralExpr>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (createsCompoundLiteral(Child))
+      return true;
+  return false;
+}
+
 bool isRepeatable(const Expr *E, ASTContext &Ast) {
   return !E->HasSideEffects(Ast, /*IncludePossibleEffects=*/true) &&
-         !E->getType().isVolatileQualified();
+         !E->getType().isVolatileQualified() && !createsCompoundLiteral(E);
 }
 
 bool hasAddress(const Expr *LValue) {

@@ -454,6 +454,10 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       CallProbe::instrument(C, *this);
     return;
   }
+  if (const auto *L = dyn_cast<CompoundLiteralExpr>(S)) {
+    CompoundLiteralProbe::instrument(L, *this);
+    return;
+  }
   if (const auto *R = dyn_cast<ReturnStmt>(S))
     FrameProbe::instrument(R, *this);
 }

@@ -372,6 +372,15 @@ void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
 }
 
+void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                     unsigned long Size) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  makeNode(T, Tu, Site, Node, Ctl, T.Pending.size()); // consumes no pending read
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  return const_cast<void *>(Addr);
+}
+
 void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);

@@ -511,6 +511,50 @@ TEST_F(RewriteTest, DiscardedLibraryCallsAreEffectNodes) {
       << Cxx;
 }
 
+TEST_F(RewriteTest, CompoundLiteralsWhoseAddressIsTakenAreWrites) {
+  // `&(struct s){x, y}` and an array literal passed as a pointer: the literal's creation is a
+  // write of its whole object whose node the initializer's reads flow into. A literal read by
+  // value needs none, and one of an unnamed struct type, which no cast can spell, is left alone.
+  std::string Text = rewrite("literals.c", "struct s { int a, b; };\n"
+                                           "int use(const struct s *p);\n"
+                                           "int total(const int *v, int n);\n"
+                                           "int f(int x, int y) {\n"
+                                           "  struct s v = (struct s){x, y};\n"
+                                           "  int k = use(&(struct s){x, y});\n"
+                                           "  k += total((int[]){x, y}, 2);\n"
+                                           "  k += (struct s){x, y}.a;\n"
+                                           "  k += (&(struct { int c; }){x})->c;\n"
+                                           "  return k + v.a;\n"
+                                           "}\n");
+  std::smatch Struct;
+  ASSERT_TRUE(std::regex_search(
+      Text, Struct,
+      std::regex(
+          "use\\(\\(sleuth_arg\\([^;]*\\(\\*\\(struct s \\*\\)sleuth_created\\(&__sleuth_tu, "
+          "(\\d+)u, [^,]+, &\\(struct s\\)\\{\\(sleuth_chk\\(&__sleuth_tu, "
+          "&__sleuth_rc\\[\\d+\\], (\\d+)u, __sleuth_o\\d+_0\\), x\\), [^}]*\\}, "
+          "sizeof\\(struct s\\)\\)\\)\\)")))
+      << Text;
+  EXPECT_EQ(Struct[1], Struct[2]) << "x's read flows into the literal's node\n" << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text,
+      std::regex(
+          "total\\(\\(sleuth_arg\\(&__sleuth_tu, \\d+u, 1\\), \\(\\*\\(int \\(\\*\\)\\[2\\]\\)"
+          "sleuth_created\\(&__sleuth_tu, \\d+u, [^;]*, sizeof\\(int\\[2\\]\\)\\)\\)\\), 2\\)")))
+      << Text;
+  EXPECT_NE(Text.find("\"(struct s){...}\"}"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\"(int[]){...}\"}"), std::string::npos) << Text;
+  size_t Count = 0;
+  for (size_t At = Text.find("sleuth_created("); At != std::string::npos;
+       At = Text.find("sleuth_created(", At + 1))
+    ++Count;
+  EXPECT_EQ(Count, 2u) << Text;
+  // C++ has no address of a compound literal: nothing to record.
+  std::string Cxx = rewrite("literals.cpp", "struct s { int a, b; };\n"
+                                            "int f(int x) { return (struct s){x, 1}.a; }\n");
+  EXPECT_EQ(Cxx.find("sleuth_created("), std::string::npos) << Cxx;
+}
+
 TEST_F(RewriteTest, StringCopiesTakeTheRuntimesTwins) {
   // strcpy, stpcpy, strncpy, strcat, strncat and mempcpy call their twins too; strlen and
   // strchr, which write nothing, and a local function that happens to be named like one of them

@@ -232,6 +232,9 @@ public:
   void set(unsigned Site, const volatile void *Addr, unsigned long Size) {
     sleuth_set(tu(), Site, ctl(Site), Addr, Size);
   }
+  template <class T> T *created(unsigned Site, const T &Literal) {
+    return static_cast<T *>(sleuth_created(tu(), Site, ctl(Site), &Literal, sizeof(T)));
+  }
   void *setnow(unsigned Site, void *Addr, unsigned long Size) {
     return sleuth_setnow(tu(), Site, ctl(Site), Addr, Size);
   }
@@ -1175,6 +1178,32 @@ TEST_F(TrackerTest, SwitchAndAssertAreNodesLikeTests) {
   EXPECT_EQ(dataOf(G, "<assertion>"), Names{"case 2"});
   EXPECT_EQ(ctrlOf(G, "<assertion>"), Names{"switch"});
   EXPECT_EQ(G.site(node(G, "<assertion>")).Kind, sleuth::SiteKind::Assert);
+}
+
+TEST_F(TrackerTest, ACreatedLiteralLeavesThePendingReadsToTheirConsumer) {
+  // g(a, &(struct s){x}): a's read is pushed for the first argument before the literal is
+  // created. The literal's node gets only what is checked against it (here nothing pending),
+  // its bytes get its origin, and a's read stays for the call's consumer.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), Literal = U.site(VarSite, "(struct s){...}");
+    unsigned Use = U.site(VarSite, "use");
+    U.enter(0);
+    int a = 1;
+    U.decl(A, a);
+    get(a);
+    const int Object[2] = {2, 3};
+    const void *Address = U.created(Literal, Object);
+    require(Address == &Object, "sleuth_created returns the literal's address");
+    get(Object[1]);
+    int use = 0;
+    U.set(Use, use);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "(struct s){...}"), Names{});
+  EXPECT_EQ(dataOf(G, "use"), (Names{"(struct s){...}", "a"}));
 }
 
 TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {

@@ -15,7 +15,9 @@ static bool readsOnlyCompanions(const Stmt *S, FunctionInstrumenter &F,
                                 std::vector<const std::string *> &Out) {
   if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
     return true;
-  if (isa<CallExpr, LambdaExpr, StmtExpr, BlockExpr, CXXConstructExpr>(S))
+  // (A compound literal may be created by a probe, CompoundLiteralProbe: a node inside the
+  // arguments, which the general form's marks tell apart.)
+  if (isa<CallExpr, LambdaExpr, StmtExpr, BlockExpr, CXXConstructExpr, CompoundLiteralExpr>(S))
     return false;
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
       Cast && Cast->getCastKind() == CK_LValueToRValue) {

@@ -53,6 +53,16 @@ public:
   static bool instrument(const clang::DeclStmt *Decl, FunctionInstrumenter &F);
 };
 
+/// A C compound literal whose address the program takes (`f(&(struct s){a, b})`, an array one
+/// passed as a pointer, `sum((int[]){a, b}, 2)`): its creation is a write of the whole object,
+/// a node named `(struct s){...}` that the initializer's reads flow into, so that reads through
+/// the pointer find it and not what the stack slot's earlier objects left there. (A literal read
+/// by value needs none: its initializer's reads flow into what consumes it.)
+class CompoundLiteralProbe {
+public:
+  static bool instrument(const clang::CompoundLiteralExpr *Literal, FunctionInstrumenter &F);
+};
+
 /// Conditions of if/while/for/do/switch become <test> nodes.
 class ConditionProbe {
 public:

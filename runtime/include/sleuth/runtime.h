@@ -758,6 +758,13 @@ sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsi
 #pragma GCC diagnostic pop
 #endif
 
+/* A compound literal whose address the program takes, `f(&(struct s){a, b})`, was just created
+ * at addr: a write of its size bytes (node `site`). Its initializer's reads are checked against
+ * that node; the reads pending (an earlier argument's) are left for their consumer. Returns addr
+ * (the literal may be const). */
+SLEUTH_PROBE void *sleuth_created(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                  const volatile void *addr, unsigned long size);
+
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                unsigned long size);
