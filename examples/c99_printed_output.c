@@ -1,6 +1,7 @@
 /* Where a printed value came from. A call into the C library whose value the program discards
  * (printf, puts, fputs, free) is a node of its own: a slice can start at the line that printed
- * the wrong number, and a forward slice shows what a value ended up in. */
+ * the wrong number, and a forward slice shows what a value ended up in. So is a call that ends
+ * the program (exit): where its status came from. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,5 +30,5 @@ int main(void) {
   fputs(acct->owner, stdout);
   putchar('\n');
   free(acct);
-  return lines == 1 ? 0 : 1;
+  exit(lines == 1 ? EXIT_SUCCESS : EXIT_FAILURE);
 }

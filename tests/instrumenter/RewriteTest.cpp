@@ -465,10 +465,12 @@ TEST_F(RewriteTest, DiscardedLibraryCallsAreEffectNodes) {
   // A call into the library whose value the statement discards is a node the call's reads flow
   // into, so that a slice can start at the line that printed a value; also without reads
   // (its control). Not a call whose probe made a node (sprintf), a call of an instrumented
-  // function (its parameters take the reads), a compiler builtin, nor one that does not return.
-  std::string Text = rewrite("effects.c", "#include <stdarg.h>\n"
+  // function (its parameters take the reads), nor a compiler builtin.
+  std::string Text = rewrite("effects.c", "#include <setjmp.h>\n"
+                                          "#include <stdarg.h>\n"
                                           "#include <stdio.h>\n"
                                           "#include <stdlib.h>\n"
+                                          "static jmp_buf env;\n"
                                           "static void note(int n) { (void)n; }\n"
                                           "int f(char *buf, int n, ...) {\n"
                                           "  va_list ap;\n"
@@ -480,6 +482,8 @@ TEST_F(RewriteTest, DiscardedLibraryCallsAreEffectNodes) {
                                           "  va_end(ap);\n"
                                           "  if (n < 0)\n"
                                           "    exit(n);\n"
+                                          "  if (n == 7)\n"
+                                          "    longjmp(env, n);\n"
                                           "  return n;\n"
                                           "}\n");
   std::smatch Printf;
@@ -494,9 +498,19 @@ TEST_F(RewriteTest, DiscardedLibraryCallsAreEffectNodes) {
       Text, std::regex("\\(\\(void\\)\\(\\(void\\)fflush\\(stdout\\)\\), sleuth_effect\\(")))
       << Text;
   EXPECT_NE(Text.find("\"<printf()>\"}"), std::string::npos) << Text;
-  EXPECT_NE(Text.find("{6, 0, 8, 3, "), std::string::npos) << "an effect site at 8:3\n" << Text;
-  for (const char *Name : {"<sprintf()>", "<note()>", "<exit()>", "<__builtin_va_end()>"})
+  EXPECT_NE(Text.find("{6, 0, 10, 3, "), std::string::npos) << "an effect site at 10:3\n" << Text;
+  for (const char *Name : {"<sprintf()>", "<note()>", "<__builtin_va_end()>", "<longjmp()>"})
     EXPECT_EQ(Text.find(Name), std::string::npos) << Name << "\n" << Text;
+  // A library call that does not return (exit) has its node before it: its status's reads are
+  // checked against it as they are evaluated. Not longjmp, whose reads are setjmp's value's.
+  std::smatch Exit;
+  ASSERT_TRUE(std::regex_search(
+      Text, Exit,
+      std::regex("\\(sleuth_effect\\(&__sleuth_tu, (\\d+)u, [^)]*\\), exit\\(\\(sleuth_getc\\("
+                 "&__sleuth_tu, &__sleuth_rc\\[\\d+\\], (\\d+)u, &\\(n\\)")))
+      << Text;
+  EXPECT_EQ(Exit[1], Exit[2]) << "n's read flows into the exit node\n" << Text;
+  EXPECT_NE(Text.find("\"<exit()>\"}"), std::string::npos) << Text;
   // C++: `std::cout << n;` (a library operator), a void library call in a block of its own.
   std::string Cxx = rewrite("effects.cpp", "#include <cstdlib>\n"
                                            "#include <iostream>\n"

@@ -47,7 +47,7 @@ bool callsNoReturn(const Expr *E) {
 /// discards (`printf("%d", n)`, `(void)fclose(f)`, `std::cout << n`): a direct callee declared
 /// in a system header (not instrumented, so the call's arguments flow nowhere else), whose probe
 /// made no node of its own.
-const FunctionDecl *discardedLibraryCall(const Expr *E, FunctionInstrumenter &F) {
+const FunctionDecl *libraryCall(const Expr *E, FunctionInstrumenter &F) {
   E = E->IgnoreParens();
   if (const auto *Cast = dyn_cast<CastExpr>(E); Cast && Cast->getCastKind() == CK_ToVoid)
     E = Cast->getSubExpr()->IgnoreParens();
@@ -55,11 +55,27 @@ const FunctionDecl *discardedLibraryCall(const Expr *E, FunctionInstrumenter &F)
   if (!Call || F.isConsumed(Call) || F.isRecordedCall(Call))
     return nullptr;
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || Callee->isNoReturn())
+  if (!Callee)
     return nullptr;
   // (Compiler builtins, `__builtin_va_end(ap)`, are declared nowhere.)
   SourceLocation Declared = Callee->getCanonicalDecl()->getLocation();
   if (Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
+    return nullptr;
+  return Callee;
+}
+
+const FunctionDecl *discardedLibraryCall(const Expr *E, FunctionInstrumenter &F) {
+  const FunctionDecl *Callee = libraryCall(E, F);
+  return Callee && !Callee->isNoReturn() ? Callee : nullptr;
+}
+
+/// The library function that does not return that the statement E calls (`exit(status)`,
+/// `abort()`), but not longjmp: the reads it leaves pending are those of the value that setjmp
+/// returns.
+const FunctionDecl *exitingLibraryCall(const Expr *E, FunctionInstrumenter &F) {
+  const FunctionDecl *Callee = libraryCall(E, F);
+  if (!Callee || !Callee->isNoReturn() || !Callee->getDeclName().isIdentifier() ||
+      Callee->getName().contains("longjmp"))
     return nullptr;
   return Callee;
 }
@@ -88,16 +104,30 @@ bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInst
   if (F.isConsumed(E->IgnoreParens()))
     return false;
   bool ReadsSomething = F.probeCount() != ProbesBefore;
-  if (!ReadsSomething && !discardedLibraryCall(E, F))
+  if (!ReadsSomething && !discardedLibraryCall(E, F) && !exitingLibraryCall(E, F))
     return false;
   // Only full expressions in statement position: `f(x);`, a for-increment.
   const Stmt *Parent = F.Ctx.parent(E);
   if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr>(Parent))
     return false;
   // The reads it leaves pending go with the program or, for a longjmp, are those of the value
-  // that setjmp returns.
-  if (callsNoReturn(E))
-    return false;
+  // that setjmp returns. A library call that ends the program (`exit(status)`, `abort()`) is
+  // a node made before it, which its arguments' reads are checked against as they are
+  // evaluated: where the status came from, and which test led there.
+  if (callsNoReturn(E)) {
+    const FunctionDecl *Callee = exitingLibraryCall(E, F);
+    CharSourceRange R = F.Ctx.expansionRange(E);
+    if (!Callee || R.isInvalid())
+      return false;
+    unsigned Site =
+        F.addSite(SiteKind::Effect, E, R.getBegin(), "<" + Callee->getNameAsString() + "()>");
+    F.claimReads(E, Site);
+    F.countProbe();
+    std::string Probe = "sleuth_effect(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ")";
+    // (Before a void call Clang's -Wcomma accepts the comma, and no cast is needed.)
+    F.Ctx.wrap(R, "(" + Probe + ", ", ")");
+    return true;
+  }
   // A statement that is (or ends with) a macro invocation, `CALL(x, y);`, `(void)snprintf(buf,
   // n, "%s", p);` with glibc's fortified snprintf a macro: the reads pushed before the expansion
   // are dropped after it too.
