@@ -1,11 +1,11 @@
-// read, pread, fread, fgets, getline, getdelim, recv, recvfrom and the scanf family of the
-// shared runtime (and the _FORTIFY_SOURCE variants GCC calls in their place when it knows the
-// buffer's size, and glibc's __isoc99_ scanf that C99 and C++ programs call): the bytes they
-// store are input, whose origin is none, as a constant's. Done by the C library unseen,
-// those bytes kept whatever origins their memory had (a dead frame's locals, the previous line a
-// loop read into the same buffer), and a slice of a value parsed from input led to writes that had
-// nothing to do with it. Each forwards to the next definition and then clears the origins of what
-// was stored. See hooks.h.
+// read, pread, readv, preadv (and their 64-bit offset names), fread, fgets, getline, getdelim,
+// recv, recvfrom and the scanf family of the shared runtime (and the _FORTIFY_SOURCE variants
+// GCC calls in their place when it knows the buffer's size, and glibc's __isoc99_ scanf that C99
+// and C++ programs call): the bytes they store are input, whose origin is none, as a constant's.
+// Done by the C library unseen, those bytes kept whatever origins their memory had (a dead
+// frame's locals, the previous line a loop read into the same buffer), and a slice of a value
+// parsed from input led to writes that had nothing to do with it. Each forwards to the next
+// definition and then clears the origins of what was stored. See hooks.h.
 
 // The fortified headers define fgets and fread inline, which would clash with the definitions
 // below.
@@ -15,8 +15,10 @@
 
 #include <cstdarg>
 #include <cstring>
+#include <cwchar>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 using namespace sleuth::rt;
 using namespace sleuth::rt::hooks;
@@ -32,6 +34,8 @@ void cleared(const void *P, size_t N) {
 }
 
 using ReadFn = ssize_t (*)(int, void *, size_t);
+using ReadvFn = ssize_t (*)(int, const iovec *, int);
+using PreadvFn = ssize_t (*)(int, const iovec *, int, off_t);
 using PreadFn = ssize_t (*)(int, void *, size_t, off_t);
 using FreadFn = size_t (*)(void *, size_t, size_t, FILE *);
 using FgetsFn = char *(*)(char *, int, FILE *);
@@ -52,6 +56,13 @@ std::atomic<RecvfromFn> NextRecvfrom{nullptr};
 std::atomic<RecvChkFn> NextRecvChk{nullptr};
 std::atomic<RecvfromChkFn> NextRecvfromChk{nullptr};
 std::atomic<ReadFn> NextRead{nullptr};
+std::atomic<ReadvFn> NextReadv{nullptr};
+std::atomic<PreadvFn> NextPreadv{nullptr};
+// The names a program built with -D_FILE_OFFSET_BITS=64 (autoconf's AC_SYS_LARGEFILE) calls;
+// off_t is 64 bits wide already on LP64 targets.
+std::atomic<PreadFn> NextPread64{nullptr};
+std::atomic<PreadvFn> NextPreadv64{nullptr};
+std::atomic<PreadChkFn> NextPread64Chk{nullptr};
 std::atomic<PreadFn> NextPread{nullptr};
 std::atomic<FreadFn> NextFread{nullptr};
 std::atomic<FgetsFn> NextFgets{nullptr};
@@ -63,6 +74,16 @@ std::atomic<FgetsChkFn> NextFgetsChk{nullptr};
 ssize_t readDone(void *Buf, ssize_t Got) {
   if (Got > 0)
     cleared(Buf, static_cast<size_t>(Got));
+  return Got;
+}
+// readv and preadv fill the buffers in order, each up to its length, Got bytes in all.
+ssize_t readvDone(const iovec *Buffers, int Count, ssize_t Got) {
+  size_t Left = Got > 0 ? static_cast<size_t>(Got) : 0;
+  for (int I = 0; I < Count && Left != 0; ++I) {
+    size_t N = Buffers[I].iov_len < Left ? Buffers[I].iov_len : Left;
+    cleared(Buffers[I].iov_base, N);
+    Left -= N;
+  }
   return Got;
 }
 size_t freadDone(void *Buf, size_t Size, size_t Got) {
@@ -188,8 +209,10 @@ void scanned(const char *Format, va_list Args, int Assigned) {
         cleared(Object, sizeof(char *));
         Object = *static_cast<char **>(Object);
       }
-      if (Object)
-        Size = (Long || Conversion == 'S') ? 0 : std::strlen(static_cast<char *>(Object)) + 1;
+      if (Object && (Long || Conversion == 'S')) // %ls, %S: a wide string
+        Size = (std::wcslen(static_cast<wchar_t *>(Object)) + 1) * sizeof(wchar_t);
+      else if (Object)
+        Size = std::strlen(static_cast<char *>(Object)) + 1;
       break;
     default:
       break;
@@ -323,6 +346,26 @@ __attribute__((visibility("default"))) ssize_t pread(int Fd, void *Buf, size_t N
   return readDone(Buf, next(NextPread, "pread")(Fd, Buf, N, At));
 }
 
+__attribute__((visibility("default"))) ssize_t readv(int Fd, const iovec *Buffers, int Count) {
+  return readvDone(Buffers, Count, next(NextReadv, "readv")(Fd, Buffers, Count));
+}
+
+__attribute__((visibility("default"))) ssize_t preadv(int Fd, const iovec *Buffers, int Count,
+                                                      off_t At) {
+  return readvDone(Buffers, Count, next(NextPreadv, "preadv")(Fd, Buffers, Count, At));
+}
+
+static_assert(sizeof(off_t) == sizeof(off64_t), "pread64 and pread take the same offset");
+
+__attribute__((visibility("default"))) ssize_t pread64(int Fd, void *Buf, size_t N, off64_t At) {
+  return readDone(Buf, next(NextPread64, "pread64")(Fd, Buf, N, At));
+}
+
+__attribute__((visibility("default"))) ssize_t preadv64(int Fd, const iovec *Buffers, int Count,
+                                                        off64_t At) {
+  return readvDone(Buffers, Count, next(NextPreadv64, "preadv64")(Fd, Buffers, Count, At));
+}
+
 __attribute__((visibility("default"))) size_t fread(void *Buf, size_t Size, size_t N, FILE *F) {
   return freadDone(Buf, Size, next(NextFread, "fread")(Buf, Size, N, F));
 }
@@ -339,6 +382,11 @@ __attribute__((visibility("default"))) ssize_t __read_chk(int Fd, void *Buf, siz
 __attribute__((visibility("default"))) ssize_t __pread_chk(int Fd, void *Buf, size_t N, off_t At,
                                                            size_t BufSize) {
   return readDone(Buf, next(NextPreadChk, "__pread_chk")(Fd, Buf, N, At, BufSize));
+}
+
+__attribute__((visibility("default"))) ssize_t __pread64_chk(int Fd, void *Buf, size_t N,
+                                                             off64_t At, size_t BufSize) {
+  return readDone(Buf, next(NextPread64Chk, "__pread64_chk")(Fd, Buf, N, At, BufSize));
 }
 
 __attribute__((visibility("default"))) size_t __fread_chk(void *Buf, size_t BufSize, size_t Size,
