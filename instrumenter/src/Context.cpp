@@ -247,6 +247,14 @@ bool Context::isDiscarded(const Expr *E) const {
   return false;
 }
 
+bool Context::isCastToVoid(const Expr *E) const {
+  const Stmt *P = parent(E);
+  while (P && isa<ParenExpr>(P))
+    P = parent(P);
+  const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(P);
+  return Cast && Cast->getType()->isVoidType();
+}
+
 /// True if S creates a compound literal: a copy of its text would create another object.
 static bool createsCompoundLiteral(const Stmt *S) {
   if (!S)

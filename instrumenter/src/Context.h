@@ -124,6 +124,9 @@ public:
   /// True if the value of E is thrown away (statement context, for-increment, comma LHS, void
   /// cast).
   bool isDiscarded(const clang::Expr *E) const;
+  /// True if E is the operand of a cast to void written in the source, `(void)(x = 1)`: a
+  /// rewrite of E that has type void would make that cast useless (GCC's -Wuseless-cast in C++).
+  bool isCastToVoid(const clang::Expr *E) const;
 
   std::vector<Edit> Edits;
   std::vector<std::pair<clang::CharSourceRange, std::string>> Replacements;

@@ -69,7 +69,9 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
                                : "";
   std::string Def = Prior + "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
                     F.control(Site) + "))";
-  if (F.Ctx.isDiscarded(Assign)) {
+  // (A C++ rewrite whose type is void inside the user's `(void)(x = e)` would make that cast
+  // useless to GCC: there it yields x, as when the value is used.)
+  if (F.Ctx.isDiscarded(Assign) && !(F.isCxx() && F.Ctx.isCastToVoid(Assign))) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ")");
   } else if (F.isCxx()) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Text + ")");
@@ -146,7 +148,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     // The write reads the old value, whose origin is still in the companion.
     std::string Prior = "sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
                         std::to_string(Site) + "u, " + *Origin + ")";
-    if (F.Ctx.isDiscarded(IncDec)) {
+    if (F.Ctx.isDiscarded(IncDec) && !(F.isCxx() && F.Ctx.isCastToVoid(IncDec))) {
       F.claimReads(IncDec, Site);
       F.Ctx.wrap(RU, "((void)(",
                  "), " + Prior + ", (void)(" + *Origin + " = sleuth_def(" + Unit + ")))");

@@ -85,6 +85,16 @@ static int option(char C) {
   return Level;
 }
 
+// A write of a kept local whose value the program casts to void itself: the rewrite inside the
+// cast must not be void, which GCC's -Wuseless-cast would call a useless cast.
+static int voidedWrites(int A) {
+  int X = A;
+  (void)(X = A + 1);
+  static_cast<void>(X += 2);
+  (void)++X;
+  return X;
+}
+
 int main() {
   unsigned Values[3] = {4, 5, 6}, Total = 0;
   sumOf(Values, 3, &Total);
@@ -93,7 +103,7 @@ int main() {
   Document Storage;
   Document *Doc = &Storage;
   CHECK(Doc->load(TEXT("<node/>")));
-  std::printf("%d %s %d\n", sameKind("1", "2") + sameKind("a", "3"), skipTo("key=value", '='),
-              Doc->Loaded);
+  std::printf("%d %s %d %d\n", sameKind("1", "2") + sameKind("a", "3"), skipTo("key=value", '='),
+              Doc->Loaded, voidedWrites(1));
   return 0;
 }
