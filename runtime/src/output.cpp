@@ -124,9 +124,43 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   W.str("end").nl();
 }
 
+// Writes the process id in decimal at Buffer + L (room for 10 digits); returns the new length.
+// Without snprintf, which is not async-signal-safe in general.
+size_t appendProcessId(char *Buffer, size_t L) {
+  char Digits[16];
+  int N = 0;
+  for (unsigned Pid = unsigned(getpid()); Pid || N == 0; Pid /= 10)
+    Digits[N++] = char('0' + Pid % 10);
+  while (N)
+    Buffer[L++] = Digits[--N];
+  return L;
+}
+
+// $SLEUTH_OUT, or sleuth.deps, with each `%p` replaced by the process id (as LLVM_PROFILE_FILE
+// has it: a program that forks writes one file per process, where each process that exits would
+// otherwise replace the file of the one before) and `%%` by `%`. Allocation-free: it runs in the
+// fatal-signal handler too.
 const char *outputPath() {
   const char *P = std::getenv("SLEUTH_OUT");
-  return P && *P ? P : "sleuth.deps";
+  if (!P || !*P)
+    return "sleuth.deps";
+  if (!std::strchr(P, '%'))
+    return P;
+  static char Path[4200];
+  size_t L = 0;
+  for (const char *C = P; *C && L + 24 < sizeof Path; ++C) {
+    if (C[0] == '%' && C[1] == 'p') {
+      L = appendProcessId(Path, L);
+      ++C;
+    } else if (C[0] == '%' && C[1] == '%') {
+      Path[L++] = '%';
+      ++C;
+    } else {
+      Path[L++] = *C;
+    }
+  }
+  Path[L] = '\0';
+  return Path;
 }
 
 void onExit(int Status, void *) { writeOutputFiles(WriteReason::Exit, Status); }
@@ -229,12 +263,7 @@ void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWrit
     std::memcpy(Temp, Path, L);
     std::memcpy(Temp + L, ".tmp.", 5);
     L += 5;
-    char Digits[16];
-    int N = 0;
-    for (unsigned P = unsigned(getpid()); P || N == 0; P /= 10)
-      Digits[N++] = char('0' + P % 10);
-    while (N)
-      Temp[L++] = Digits[--N];
+    L = appendProcessId(Temp, L);
     Temp[L] = '\0';
   }
   int Fd = open(Temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
