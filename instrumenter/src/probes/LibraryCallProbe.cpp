@@ -7,8 +7,9 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-// A class-type object the probe may take the address of and name again.
-static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F) {
+// A class-type object the probe may take the address of and name again (with Scalars, a scalar
+// one too).
+static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false) {
   if (!E || !E->isLValue() || E->isInstantiationDependent())
     return false;
   // A temporary bound to a `const T&` parameter is an lvalue, but its text (`std::string("b")`)
@@ -20,13 +21,14 @@ static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F) {
   if (isa<MaterializeTemporaryExpr>(Core) || !Core->isLValue())
     return false;
   QualType T = E->getType();
-  if (!T->isRecordType() || T->isIncompleteType() || !hasAddress(E))
+  if (!(T->isRecordType() || (Scalars && T->isScalarType())) || T->isIncompleteType() ||
+      !hasAddress(E))
     return false;
   return F.Ctx.fileRange(E).isValid();
 }
 
-static void readObject(const Expr *E, FunctionInstrumenter &F) {
-  if (!isTrackableObject(E, F))
+static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false) {
+  if (!isTrackableObject(E, F, Scalars))
     return;
   F.addRead(F.Ctx.fileRange(E), ReadProbe::cxxRead(F));
   F.countProbe();
@@ -50,6 +52,110 @@ static bool isCompoundOperator(OverloadedOperatorKind K) {
   }
 }
 
+// The parameter of Callee that argument I of Call binds, if any (an operator's object is none).
+static const ParmVarDecl *parameterOf(const CallExpr *Call, const FunctionDecl *Callee,
+                                      unsigned I) {
+  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) &&
+      !cast<CXXMethodDecl>(Callee)->isStatic()) {
+    if (I == 0)
+      return nullptr;
+    --I;
+  }
+  return I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+}
+
+// True if the library writes what binds parameter P: a non-const lvalue reference that is no
+// forwarding reference of the template it comes from (`std::vector::emplace_back(Args &&...)`
+// binds an lvalue as `int &` without writing it).
+static bool writesThrough(const ParmVarDecl *P, const FunctionDecl *Callee) {
+  QualType T = P->getType();
+  if (!T->isLValueReferenceType() || T->getPointeeType().isConstQualified())
+    return false;
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return true;
+  unsigned Index = P->getFunctionScopeIndex();
+  if (Index >= Pattern->getNumParams())
+    return false; // a pack's element
+  return Pattern->getParamDecl(Index)->getType()->isLValueReferenceType();
+}
+
+// A stream (std::cin, an ostringstream): what extraction changes in it is no value of the
+// program's, and a write of it would chain every later extraction to the earlier ones.
+static bool isStream(QualType T) {
+  const CXXRecordDecl *Record = T->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  auto IsIosBase = [](const CXXRecordDecl *R) {
+    return R->getName() == "ios_base" && R->isInStdNamespace();
+  };
+  return IsIosBase(Record) ||
+         !Record->forallBases([&](const CXXRecordDecl *Base) { return !IsIosBase(Base); });
+}
+
+// True if the call writes argument I through a reference (see recordWrittenArguments); its old
+// value does not flow into the call (`std::getline(in, line)` does not read `line`).
+static bool writesArgument(const CallExpr *Call, const FunctionDecl *Callee, unsigned I) {
+  const ParmVarDecl *P = parameterOf(Call, Callee, I);
+  return P && writesThrough(P, Callee) && !isStream(Call->getArg(I)->getType());
+}
+
+// Reads argument I of the call unless the call writes it: a class-type object, or any object
+// bound to a reference parameter, which no lvalue-to-rvalue conversion reads
+// (`v.push_back(x)`, `std::max(a, b)` take `const int &`; `emplace_back(x)` a forwarding one).
+static void readArgument(const CallExpr *Call, const FunctionDecl *Callee, unsigned I,
+                         FunctionInstrumenter &F) {
+  if (writesArgument(Call, Callee, I))
+    return;
+  const ParmVarDecl *P = parameterOf(Call, Callee, I);
+  readObject(Call->getArg(I), F, P && P->getType()->isReferenceType());
+}
+
+// Arguments that the library call writes through non-const lvalue references: `std::cin >> x`,
+// `std::getline(in, line)`, `std::swap(a, b)`, `std::from_chars(b, e, value)`. Unseen, those
+// objects kept the origins of their earlier writes (`int x = 0;` before `std::cin >> x` was
+// where the input seemed to come from). Each becomes a write after the call, which the call's
+// reads flow into; the input itself has no origin. Only where the call's value is discarded or
+// is an lvalue (the stream), which sleuth::written_by passes on.
+static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Callee,
+                                   FunctionInstrumenter &F) {
+  bool Discarded = F.Ctx.isDiscarded(Call);
+  if (!Discarded && !Call->isLValue())
+    return;
+  std::vector<const Expr *> Written;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I)->IgnoreParens();
+    if (!writesArgument(Call, Callee, I) || !Arg->isLValue() || Arg->isInstantiationDependent() ||
+        !hasAddress(Arg) || !isRepeatable(Arg, F.Ctx.Ast) || F.Ctx.fileRange(Arg).isInvalid() ||
+        Arg->getType().isVolatileQualified())
+      continue;
+    Written.push_back(Arg);
+  }
+  if (Written.empty())
+    return;
+  CharSourceRange R = F.Ctx.fileRange(Call);
+  std::string Suffix;
+  bool First = true;
+  for (const Expr *Arg : Written) {
+    std::string Text = F.Ctx.text(F.Ctx.fileRange(Arg));
+    unsigned Site = F.addSite(SiteKind::Var, Call, Arg->getBeginLoc(), Text);
+    if (First)
+      F.claimReads(Call, Site); // the stream's and the other arguments' reads
+    First = false;
+    std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+    if (Discarded) {
+      Suffix +=
+          ", sleuth_set(" + Unit + ", sleuth::address_of(" + Text + "), sizeof(" + Text + "))";
+    } else {
+      F.Ctx.wrap(R, "sleuth::written_by(", ", " + Unit + ", " + Text + ")");
+    }
+    F.countProbe();
+  }
+  if (Discarded)
+    F.Ctx.wrap(R, Call->getType()->isVoidType() ? "((" : "((void)(", ")" + Suffix + ")");
+  F.markConsumed(Call);
+}
+
 bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   if (!F.isCxx())
     return false;
@@ -58,13 +164,23 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     return false;
   if (F.Ctx.fileRange(Call).isInvalid())
     return true; // a library call spelled in a macro: nothing to mark
+  // When this returns, the operands' reads are registered: the writes claim them.
+  struct WrittenArguments {
+    const CallExpr *Call;
+    const FunctionDecl *Callee;
+    FunctionInstrumenter &F;
+    ~WrittenArguments() {
+      if (!F.isConsumed(Call))
+        recordWrittenArguments(Call, Callee, F);
+    }
+  } Writes{Call, Callee, F};
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     OverloadedOperatorKind K = Op->getOperator();
     bool Assigns = K == OO_Equal || isCompoundOperator(K);
     for (unsigned I = 0; I < Op->getNumArgs(); ++I)
       if (!(Assigns && I == 0 && K == OO_Equal))
-        readObject(Op->getArg(I), F);
+        readArgument(Call, Callee, I, F);
     const Expr *Target = Op->getNumArgs() ? Op->getArg(0) : nullptr;
     if (Assigns && isTrackableObject(Target, F) && Call->isLValue() &&
         F.Ctx.Ast.hasSameUnqualifiedType(Call->getType(), Target->getType())) {
@@ -80,8 +196,8 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
   }
 
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
-    for (const Expr *Arg : Member->arguments())
-      readObject(Arg, F);
+    for (unsigned I = 0; I < Member->getNumArgs(); ++I)
+      readArgument(Call, Callee, I, F);
     const Expr *Object = Member->getImplicitObjectArgument();
     const auto *Method = Member->getMethodDecl();
     if (!Object || !Method || isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
@@ -102,8 +218,8 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     return true;
   }
 
-  for (const Expr *Arg : Call->arguments())
-    readObject(Arg, F);
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+    readArgument(Call, Callee, I, F);
   return false; // a free function: CallProbe decides (it leaves library calls alone)
 }
 

@@ -1282,6 +1282,15 @@ __attribute__((always_inline)) inline T &wrote_hot(sleuth_tu *Tu, unsigned Site,
   return Lvalue;
 }
 
+/* Records a write of Lvalue by a library call that took it by non-const reference, whose value
+ * Result is (`std::cin >> x` inside `std::cin >> x >> y`): both are evaluated before this runs,
+ * so the write is recorded after the call. Yields Result, an lvalue reference (the stream). */
+template <class R, class T>
+inline R &written_by(R &Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
+  sleuth_set(Tu, Site, Ctl, address_of(Lvalue), sizeof(T));
+  return Result;
+}
+
 /* Remembers Lvalue as the target of write `Site` and yields it, for an assignment in a template
  * that may call an operator= (whose result may be anything) and whose target has side effects
  * (`items[size++] = value`): sleuth_commit() after the assignment records the write. */
