@@ -156,14 +156,53 @@ static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Cal
   F.markConsumed(Call);
 }
 
+// Objects whose address a library call takes for a pointer to a non-const object type
+// (`strtol(s, &end, 10)`, `time(&now)`, `stat(path, &st)`): the call may store into them, which
+// their shadow would not show (they kept the origin of their last write before the call). Each
+// is marked written at this line, just before the call, with no origin of its own (what the
+// library stores is its own; sleuth_created consumes no pending read). Not for `void *`
+// parameters, which take any object without writing it (pthread_create's argument).
+static void recordPointedWrites(const CallExpr *Call, const FunctionDecl *Callee,
+                                FunctionInstrumenter &F) {
+  std::string Marks;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const ParmVarDecl *P = parameterOf(Call, Callee, I);
+    const auto *Pointer = P ? P->getType()->getAs<PointerType>() : nullptr;
+    if (!Pointer)
+      continue;
+    QualType Pointee = Pointer->getPointeeType();
+    if (Pointee.isConstQualified() || Pointee->isVoidType() || !Pointee->isObjectType())
+      continue;
+    const auto *Address = dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenImpCasts());
+    if (!Address || Address->getOpcode() != UO_AddrOf)
+      continue;
+    const Expr *X = Address->getSubExpr()->IgnoreParens();
+    QualType T = X->getType();
+    if (!X->isLValue() || X->isInstantiationDependent() || !hasAddress(X) ||
+        !isRepeatable(X, F.Ctx.Ast) || T->isIncompleteType() || T->isVariablyModifiedType() ||
+        T.isConstQualified() || F.Ctx.fileRange(X).isInvalid())
+      continue;
+    std::string Text = F.Ctx.text(F.Ctx.fileRange(X));
+    unsigned Site = F.addSite(SiteKind::Var, Call, X->getBeginLoc(), Text);
+    Marks += "(void)sleuth_created(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " +
+             addressOf(T, Text, F.isCxx()) + ", sizeof(" + Text + ")), ";
+    F.countProbe();
+  }
+  if (!Marks.empty())
+    F.Ctx.wrap(F.Ctx.fileRange(Call), "(" + Marks, ")");
+}
+
 bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
-  if (!F.isCxx())
-    return false;
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !F.Ctx.SM.isInSystemHeader(Callee->getCanonicalDecl()->getLocation()))
+  // (Compiler builtins are declared nowhere.)
+  SourceLocation Declared = Callee ? Callee->getCanonicalDecl()->getLocation() : SourceLocation();
+  if (!Callee || Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
     return false;
   if (F.Ctx.fileRange(Call).isInvalid())
     return true; // a library call spelled in a macro: nothing to mark
+  recordPointedWrites(Call, Callee, F);
+  if (!F.isCxx())
+    return false; // CallProbe leaves library calls alone
   // When this returns, the operands' reads are registered: the writes claim them.
   struct WrittenArguments {
     const CallExpr *Call;
