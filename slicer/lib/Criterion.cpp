@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace sleuth {
@@ -46,6 +48,38 @@ bool functionMatches(std::string_view Name, std::string_view Query) {
     return true;
   return Name.size() > Query.size() + 2 && Name.ends_with(Query) &&
          Name.substr(Name.size() - Query.size() - 2, 2) == "::";
+}
+
+/// For a line without sites that calls functions of the program (`report(total);`, whose call
+/// is no node of its own): its arguments flowed into those functions' parameters, which a
+/// criterion can name. Empty if the source is not there or the line calls none.
+std::string callHint(const DependenceGraph &G, const std::string &Path, unsigned Line) {
+  std::ifstream In(Path);
+  std::string Text;
+  for (unsigned I = 0; I < Line; ++I)
+    if (!std::getline(In, Text))
+      return "";
+  static const std::regex Call(R"(([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> Hints;
+  for (auto It = std::sregex_iterator(Text.begin(), Text.end(), Call); It != std::sregex_iterator();
+       ++It) {
+    std::string Name = (*It)[1];
+    for (unsigned F = 0; F < G.functions().size(); ++F) {
+      if (!functionMatches(G.functions()[F].Name, Name))
+        continue;
+      std::vector<std::string> Params;
+      for (DependenceGraph::Node N = 0; N < G.size(); ++N)
+        if (G.site(N).Function == F && G.site(N).Kind == SiteKind::Param)
+          Params.push_back(G.site(N).Name + "@" + Name);
+      if (!Params.empty())
+        Hints.push_back(
+            fmt::format("{}(), whose parameters are {}", Name, fmt::join(Params, ", ")));
+      break;
+    }
+  }
+  if (Hints.empty())
+    return "";
+  return fmt::format("; the line calls {}", fmt::join(Hints, "; "));
 }
 
 /// A file is named by its full path or by any suffix made of whole path
@@ -278,8 +312,8 @@ private:
       Near.resize(std::min<std::size_t>(Near.size(), 6));
       std::sort(Near.begin(), Near.end());
       return fail(fmt::format("no site at line {} of {} (nearest lines with "
-                              "sites: {})",
-                              *Line, Path, fmt::join(Near, ", ")));
+                              "sites: {}){}",
+                              *Line, Path, fmt::join(Near, ", "), callHint(G, Path, *Line)));
     }
     if (!Var)
       return AtLine;

@@ -149,6 +149,36 @@ TEST_F(CriterionTest, UnknownCriteria) {
   EXPECT_EQ(error(""), "criterion '': empty criterion");
 }
 
+TEST(CallLineCriterionTest, ALineThatOnlyCallsTheProgramNamesTheParameters) {
+  // `report(total);` has no node (the call of a program's function is none): the error says
+  // which criteria name what its arguments flowed into. Keywords and library calls are no hint.
+  std::filesystem::path Dir = std::filesystem::path(testing::TempDir()) / "sleuth-call-hint";
+  std::filesystem::create_directories(Dir);
+  std::string Source = (Dir / "calls.c").string();
+  std::ofstream(Source) << "static void report(int value, int scale) { (void)value; }\n"
+                           "int main(void) {\n"
+                           "  int total = 3;\n"
+                           "  if (total) report(total, 2);\n"
+                           "  puts(\"x\");\n"
+                           "  return 0;\n"
+                           "}\n";
+  std::string Error;
+  std::optional<DependenceGraph> G = DependenceGraph::parse(
+      "sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 " + Source +
+          "\nfunc 0 0 1 1 report\nfunc 1 0 2 7 main\n"
+          "site 0 param 0 1 24 value\nsite 1 param 0 1 35 scale\nsite 2 var 1 3 7 total\n"
+          "site 3 ret 1 6 3 <main()%20return%20value>\nend\n",
+      "calls.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  EXPECT_FALSE(resolveCriterion(*G, "calls.c:4", Error));
+  EXPECT_EQ(Error, "criterion 'calls.c:4': no site at line 4 of " + Source +
+                       " (nearest lines with sites: 1, 3, 6); the line calls report(), whose "
+                       "parameters are value@report, scale@report");
+  EXPECT_FALSE(resolveCriterion(*G, "calls.c:5", Error));
+  EXPECT_EQ(Error, "criterion 'calls.c:5': no site at line 5 of " + Source +
+                       " (nearest lines with sites: 1, 3, 6)");
+}
+
 TEST(QualifiedCriterionTest, QualifiedFunctionNames) {
   DependenceGraph G = qualifiedGraph();
   std::string Error;
