@@ -70,6 +70,10 @@ void *sleuth_created(struct sleuth_tu *tu, unsigned site, unsigned ctl, const vo
   (void)tu, (void)site, (void)ctl, (void)size;
   return (void *)(__UINTPTR_TYPE__)addr;
 }
+void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned site_b, unsigned ctl,
+                    const volatile void *a, const volatile void *b, unsigned long size) {
+  (void)tu, (void)site_a, (void)site_b, (void)ctl, (void)a, (void)b, (void)size;
+}
 void sleuth_formatted(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
                       unsigned long n) {
   (void)tu, (void)site, (void)ctl, (void)d, (void)n;

@@ -211,7 +211,9 @@ const Stmt *Context::parent(const Stmt *S) const {
 bool Context::isDiscarded(const Expr *E) const {
   const Stmt *Child = E;
   const Stmt *P = parent(E);
-  while (P && isa<ParenExpr>(P)) {
+  // (A full expression that creates temporaries, `v.push_back(a + b);`, is wrapped in an
+  // ExprWithCleanups, which has the same value.)
+  while (P && isa<ParenExpr, ExprWithCleanups>(P)) {
     Child = P;
     P = parent(P);
   }

@@ -345,6 +345,13 @@ static bool isOffLimits(const Stmt *S) {
 }
 
 void FunctionInstrumenter::walk(const Stmt *S) {
+  if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(S)) {
+    // Its body is a function of its own; its captures are read here.
+    unsigned Before = Probes;
+    CaptureProbe::instrument(Lambda, *this);
+    ProbesInside[S] = Probes - Before;
+    return;
+  }
   if (!S || isOffLimits(S))
     return;
   // The reads registered inside S, for the consumer probes that claim them.
@@ -452,6 +459,10 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     if (!MemoryCallProbe::instrument(C, *this) && !FormatCallProbe::instrument(C, *this) &&
         !LibraryCallProbe::instrument(C, *this))
       CallProbe::instrument(C, *this);
+    return;
+  }
+  if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+    LibraryCallProbe::instrumentConstruction(C, *this);
     return;
   }
   if (const auto *L = dyn_cast<CompoundLiteralExpr>(S)) {

@@ -381,6 +381,21 @@ void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
   return const_cast<void *>(Addr);
 }
 
+void sleuth_swapped(sleuth_tu *Tu, unsigned SiteA, unsigned SiteB, unsigned Ctl,
+                    const volatile void *A, const volatile void *B, unsigned long Size) {
+  ThreadState &T = thread();
+  unsigned NodeA = nodeOf(Tu, SiteA), NodeB = nodeOf(Tu, SiteB);
+  // Each node reads the other object's old origins (still in the shadow), pushed above the
+  // frame's pending reads, which stay for the call's consumer.
+  size_t From = T.Pending.size();
+  pushOrigins(T, B, Size);
+  makeNode(T, Tu, SiteA, NodeA, Ctl, From);
+  pushOrigins(T, A, Size);
+  makeNode(T, Tu, SiteB, NodeB, Ctl, From);
+  shadow().assign(reinterpret_cast<uintptr_t>(A), Size, NodeA, T.Leaves);
+  shadow().assign(reinterpret_cast<uintptr_t>(B), Size, NodeB, T.Leaves);
+}
+
 void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
   ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);

@@ -911,3 +911,222 @@ TEST_F(RewriteTest, ClassTemplateMembersAreReadAndWrittenWhateverTheirTypes) {
   EXPECT_TRUE(Has("make\\(\\)\\)?\\.V")) << Text;
   EXPECT_FALSE(Has("sleuth::rdc?\\([^;]*make\\(\\)\\)?\\.V\\)")) << Text;
 }
+
+TEST_F(RewriteTest, CopiesTheCompilerWritesReadTheirSource) {
+  // A struct copied by the constructor or assignment the compiler writes has no
+  // lvalue-to-rvalue conversion: the copy reads its source all the same, also as an argument
+  // passed by value, and `latest = second` is a write of latest.
+  std::string Text = rewrite("copies.cpp", "struct R { int a, b; };\n"
+                                           "int use(R r) { return r.a; }\n"
+                                           "int f(R first, R second) {\n"
+                                           "  R copy = first;\n"
+                                           "  R latest{0, 0};\n"
+                                           "  latest = second;\n"
+                                           "  return use(copy) + latest.b;\n"
+                                           "}\n");
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("R copy = " + checked("sleuth::rdc") + "first\\)")))
+      << Text;
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("sleuth::wrote\\(&__sleuth_tu, \\d+u, [^,]+, latest = " +
+                                         checked("sleuth::rdc") + "second\\)\\)")))
+      << Text;
+  EXPECT_NE(Text.find("use((sleuth_arg(&__sleuth_tu, "), std::string::npos) << Text;
+  EXPECT_NE(Text.find("sleuth::rd(copy)"), std::string::npos) << Text;
+}
+
+TEST_F(RewriteTest, ConstructorMemberInitializersAreWrites) {
+  // Each member initializer (and a default member initializer) is a write at the body's start
+  // that reads what its initializer read; a declaration constructed by the program's own
+  // constructor makes a node without overwriting what the constructor wrote.
+  std::string Text = rewrite("ctor.cpp", "struct C {\n"
+                                         "  C(const int &raw, int offset) : value(raw - offset), "
+                                         "copy(value) {}\n"
+                                         "  int value;\n"
+                                         "  int copy;\n"
+                                         "  int count = 1;\n"
+                                         "};\n"
+                                         "int f(int x) {\n"
+                                         "  C c(x, 2);\n"
+                                         "  return c.copy;\n"
+                                         "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_get\\(sleuth::address_of\\(raw\\), sizeof\\(raw\\)\\); "
+                       "sleuth_use\\(__sleuth_o\\d+_\\d+\\); sleuth_set\\(&__sleuth_tu, \\d+u, "
+                       "[^,]+, sleuth::address_of\\(this->value\\), sizeof\\(this->value\\)\\); "
+                       "sleuth_get\\(sleuth::address_of\\(this->value\\), sizeof\\(this->value\\)"
+                       "\\); sleuth_set\\([^;]*this->copy[^;]*; sleuth_set\\([^;]*this->count")))
+      << Text;
+  for (const char *Site :
+       {"2, 35, 0, 0, 0, \"value\"}", "2, 56, 0, 0, 0, \"copy\"}", "5, 7, 0, 0, 0, \"count\"}"})
+    EXPECT_NE(Text.find(Site), std::string::npos) << Site << "\n" << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("C c\\(x, 2\\); int __sleuth_d\\d+ "
+                                                 "__attribute__\\(\\(unused\\)\\) = "
+                                                 "\\(\\(void\\)sleuth_def\\(")))
+      << Text;
+}
+
+TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {
+  // `for (auto [k, v] : pairs)`: the variable has no name, its bindings are what the body
+  // reads (before, the probe took the address of an empty name and the file compiled
+  // uninstrumented).
+  std::string Text = rewrite("bindings.cpp",
+                             "struct P { int k, v; };\n"
+                             "int f(P (&ps)[2]) {\n"
+                             "  int s = 0;\n"
+                             "  for (auto [k, v] : ps)\n"
+                             "    s += k * v;\n"
+                             "  return s;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  EXPECT_EQ(Text.find("__builtin_addressof()"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("__builtin_addressof(k), sizeof(k))"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("__builtin_addressof(v), sizeof(v))"), std::string::npos) << Text;
+}
+
+TEST_F(RewriteTest, LibraryCallsThatStoreIntoContainersWriteThem) {
+  // A discarded non-const member call writes its object also when the full expression makes
+  // temporaries (`v.push_back(a + 1)`, whose ExprWithCleanups hid that it was discarded); a
+  // mutating algorithm writes the object its last iterator argument designates, discarded or
+  // not; a non-mutating one (std::count) writes nothing.
+  std::string Text = rewrite("containers.cpp",
+                             "#include <algorithm>\n"
+                             "#include <iterator>\n"
+                             "#include <vector>\n"
+                             "int f(int a, const std::vector<int> &in) {\n"
+                             "  std::vector<int> v;\n"
+                             "  v.push_back(a + 1);\n"
+                             "  std::sort(v.begin(), v.end());\n"
+                             "  std::vector<int> out;\n"
+                             "  std::copy(in.begin(), in.end(), std::back_inserter(out));\n"
+                             "  auto last = std::unique(v.begin(), v.end());\n"
+                             "  int arr[3];\n"
+                             "  std::fill(arr, arr + 3, a);\n"
+                             "  return static_cast<int>(std::count(v.begin(), last, a)) + arr[0] + "
+                             "out[0];\n"
+                             "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(\\(v\\.push_back\\([^;]*\\)\\), sleuth_set\\(&__sleuth_tu, \\d+u, "
+                       "[^,]+, __builtin_addressof\\(v\\), sizeof\\(v\\)\\)\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(\\(std::sort\\([^;]*\\)\\), sleuth_set\\(&__sleuth_tu, \\d+u, [^,]+, "
+                       "sleuth::address_of\\(v\\), sizeof\\(v\\)\\)\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("std::back_inserter\\(out\\)\\)\\), sleuth_set\\([^;]*address_of\\(out\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("auto last = sleuth::written_value\\(std::unique\\([^;]*\\), "
+                       "&__sleuth_tu, \\d+u, [^,]+, v\\);")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("std::fill\\([^;]*\\)\\), sleuth_set\\([^;]*address_of\\(arr\\), "
+                       "sizeof\\(arr\\)\\)\\)")))
+      << Text;
+  EXPECT_EQ(Text.find("written_value(std::count"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("\"<sort()>\""), std::string::npos) << "no effect node as well\n" << Text;
+}
+
+TEST_F(RewriteTest, LambdasReadWhatTheyCaptureByCopy) {
+  // The closure copies `offset` and `p` when it is created: they are read just before the
+  // lambda (so the declaration of `shift` depends on them); a capture by reference is not.
+  // (A captured local stays in the shadow memory: the closure may outlive its companion.)
+  std::string Text = rewrite("captures.cpp", "struct P { int a; };\n"
+                                             "int f(int offset, P p, int &total) {\n"
+                                             "  auto shift = [offset, p, &total](int v) {\n"
+                                             "    total += v;\n"
+                                             "    return v + offset + p.a;\n"
+                                             "  };\n"
+                                             "  return shift(1);\n"
+                                             "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("auto shift = \\(sleuth_get\\(sleuth::address_of\\(offset\\), "
+                       "sizeof\\(offset\\)\\), sleuth_get\\(sleuth::address_of\\(p\\), "
+                       "sizeof\\(p\\)\\), \\[offset, p, &total\\]")))
+      << Text;
+  EXPECT_EQ(Text.find("address_of(total)"), std::string::npos) << Text;
+}
+
+TEST_F(RewriteTest, UsedValuesOfMutatingLibraryMembersWriteTheirObject) {
+  // `seen.insert(k).second` and `s.append(a)` inside a chain change their object; `v.back()`
+  // and `v.begin()`, non-const overloads that change nothing, read it.
+  std::string Text = rewrite("members.cpp", "#include <set>\n"
+                                            "#include <string>\n"
+                                            "#include <vector>\n"
+                                            "int f(int k, std::vector<int> &v) {\n"
+                                            "  std::set<int> seen;\n"
+                                            "  std::string s;\n"
+                                            "  s.append(\"a\").append(\"b\");\n"
+                                            "  int n = 0;\n"
+                                            "  if (seen.insert(k).second)\n"
+                                            "    n = v.back() + *v.begin();\n"
+                                            "  return n + static_cast<int>(s.size());\n"
+                                            "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth::written_value\\(seen\\.insert\\([^;]*\\), &__sleuth_tu, \\d+u, "
+                       "[^,]+, seen\\)\\.second")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth::written_value\\(s\\.append\\(\"a\"\\), &__sleuth_tu, \\d+u, [^,]+, "
+                       "s\\)\\)\\.append\\(\"b\"\\)")))
+      << Text;
+  EXPECT_EQ(Text.find("written_value(v."), std::string::npos) << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex(checked("sleuth::rdc") + "v\\)\\.back\\(\\)")))
+      << Text;
+}
+
+TEST_F(RewriteTest, QsortWritesTheWholeArray) {
+  // The library permutes the array: after the call it is a compound write of its elements
+  // (an array or a pointer with the count and size it was given), when the arguments may be
+  // evaluated again; not `qsort(next(), ...)`.
+  std::string Text = rewrite("sort.c", "#include <stdlib.h>\n"
+                                       "int cmp(const void *a, const void *b);\n"
+                                       "int *next(void);\n"
+                                       "int f(int *p, int n) {\n"
+                                       "  int a[4] = {4, 3, 2, 1};\n"
+                                       "  qsort(a, 4, sizeof a[0], cmp);\n"
+                                       "  qsort(p, n, sizeof *p, cmp);\n"
+                                       "  qsort(next(), 2, sizeof(int), cmp);\n"
+                                       "  return a[0] + p[0];\n"
+                                       "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(\\(qsort\\(a, 4, sizeof a\\[0\\], cmp\\)\\), sleuth_set\\(&__sleuth_tu, "
+                       "\\d+u, [^,]+, a, \\(unsigned long\\)\\(4\\) \\* \\(unsigned "
+                       "long\\)\\(sizeof a\\[0\\]\\)\\)\\)")))
+      << Text;
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("sleuth_set\\([^;]*, p, \\(unsigned long\\)\\(n\\) "
+                                         "\\* \\(unsigned long\\)\\(sizeof \\*p\\)\\)")))
+      << Text;
+  EXPECT_EQ(Text.find("(unsigned long)(2)"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\"a\"}"), std::string::npos) << "a write named after the array\n" << Text;
+}
+
+TEST_F(RewriteTest, SwapCrossesOriginsAndExchangeReadsWhatItReplaces) {
+  // std::swap(a, b): each object a write of the other's old value (sleuth_swapped, two sites);
+  // `int old = std::exchange(x, 1)`: x a compound write whose node the value reads; the
+  // functions that take an object only to refer to it (std::begin) write nothing.
+  std::string Text = rewrite("swap.cpp", "#include <iterator>\n"
+                                         "#include <utility>\n"
+                                         "int f(int a, int b, int (&arr)[2]) {\n"
+                                         "  std::swap(a, b);\n"
+                                         "  int old = std::exchange(a, 1);\n"
+                                         "  int *first = std::begin(arr);\n"
+                                         "  return old + b + *first;\n"
+                                         "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("\\(\\(std::swap\\(a, b\\)\\), sleuth_swapped\\(&__sleuth_tu, (\\d+)u, "
+                       "\\d+u, [^,]+, sleuth::address_of\\(a\\), sleuth::address_of\\(b\\), "
+                       "sizeof\\(a\\)\\)\\)")))
+      << Text;
+  std::smatch Exchange;
+  ASSERT_TRUE(std::regex_search(
+      Text, Exchange,
+      std::regex("int old = sleuth::written_value\\(std::exchange\\(a, 1\\), &__sleuth_tu, "
+                 "(\\d+)u, [^,]+, a\\);")))
+      << Text;
+  EXPECT_NE(Text.find("{0, 1, 5, 27, 0, 0, 0, \"a\"}"), std::string::npos) << "a compound write\n"
+                                                                           << Text;
+  EXPECT_EQ(Text.find("written_value(std::begin"), std::string::npos) << Text;
+}

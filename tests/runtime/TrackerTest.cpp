@@ -30,6 +30,7 @@
 #include <thread>
 #include <type_traits>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 // The memory probes' slow paths as the tests' inline probes call them (the link wraps them,
@@ -234,6 +235,9 @@ public:
   }
   template <class T> T *created(unsigned Site, const T &Literal) {
     return static_cast<T *>(sleuth_created(tu(), Site, ctl(Site), &Literal, sizeof(T)));
+  }
+  template <class T> void swapped(unsigned SiteA, unsigned SiteB, T &A, T &B) {
+    sleuth_swapped(tu(), SiteA, SiteB, ctl(SiteA), &A, &B, sizeof(T));
   }
   void *setnow(unsigned Site, void *Addr, unsigned long Size) {
     return sleuth_setnow(tu(), Site, ctl(Site), Addr, Size);
@@ -1204,6 +1208,36 @@ TEST_F(TrackerTest, ACreatedLiteralLeavesThePendingReadsToTheirConsumer) {
   const DependenceGraph &G = *R.Graph;
   EXPECT_EQ(dataOf(G, "(struct s){...}"), Names{});
   EXPECT_EQ(dataOf(G, "use"), (Names{"(struct s){...}", "a"}));
+}
+
+TEST_F(TrackerTest, ASwapCrossesTheTwoObjectsOrigins) {
+  // std::swap(a, b) with a read of c pending for the call's consumer: a's new node reads b's
+  // old origin, b's reads a's, and c's read stays pending for `use`.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
+    unsigned SwapA = U.site(VarSite, "a'"), SwapB = U.site(VarSite, "b'");
+    unsigned Use = U.site(VarSite, "use"), UseA = U.site(VarSite, "use a");
+    U.enter(0);
+    int a = 1, b = 2, c = 3;
+    U.decl(A, a);
+    U.decl(B, b);
+    U.decl(C, c);
+    get(c);
+    std::swap(a, b);
+    U.swapped(SwapA, SwapB, a, b);
+    int use = 0;
+    U.set(Use, use);
+    get(a);
+    U.set(UseA, use);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "a'"), Names{"b"});
+  EXPECT_EQ(dataOf(G, "b'"), Names{"a"});
+  EXPECT_EQ(dataOf(G, "use"), Names{"c"});
+  EXPECT_EQ(dataOf(G, "use a"), Names{"a'"});
 }
 
 TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {

@@ -1,6 +1,7 @@
 #include "Probes.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 
@@ -22,6 +23,20 @@ static bool isTrackedVariable(const VarDecl *V, FunctionInstrumenter &F) {
          !T->isVariablyModifiedType() && !T->isAtomicType() && !isa<DecompositionDecl>(V) &&
          !isa<ParmVarDecl>(V) && V->getStorageClass() != SC_Register && !T->isDependentType() &&
          !V->getDeclName().isEmpty();
+}
+
+// True if V is initialized by a constructor of the program's that is instrumented here
+// (`Point p(x, y);`): its member initializers and body record the writes of the members
+// (FrameProbe), which a write of the whole object after it would overwrite with the
+// declaration's node. Then the declaration's node writes nothing.
+static bool constructedByInstrumentedCode(const VarDecl *V, FunctionInstrumenter &F) {
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
+  const CXXConstructorDecl *Ctor = Construct ? Construct->getConstructor() : nullptr;
+  const FunctionDecl *Definition = nullptr;
+  if (!Ctor || !Ctor->isUserProvided() || !Ctor->hasBody(Definition) || !Definition ||
+      Definition->isTemplateInstantiation())
+    return false;
+  return F.Ctx.instrumentable(F.Ctx.SM.getFileLoc(Definition->getLocation()));
 }
 
 // The type named by the declaration's specifiers, without the declarator's *, [] and ():
@@ -86,6 +101,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
       Dummy += "((void)(" + *Origin + " = sleuth_def(" + Unit + ")), 0)";
+    } else if (F.isCxx() && constructedByInstrumentedCode(V, F)) {
+      Dummy += "((void)sleuth_def(" + Unit + "), 0)";
     } else {
       std::string Addr = addressOf(V->getType(), Name, F.isCxx());
       // A constant as the value: an extra declarator of the specifiers' type (`const char *c

@@ -101,14 +101,17 @@ std::optional<std::string> endProbe(const Expr *E, CharSourceRange R, bool Reads
 } // namespace
 
 bool DiscardProbe::instrument(const Expr *E, unsigned ProbesBefore, FunctionInstrumenter &F) {
-  if (F.isConsumed(E->IgnoreParens()))
+  const Expr *Value = E->IgnoreParens();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Value))
+    Value = Cleanups->getSubExpr()->IgnoreParens();
+  if (F.isConsumed(Value))
     return false;
   bool ReadsSomething = F.probeCount() != ProbesBefore;
   if (!ReadsSomething && !discardedLibraryCall(E, F) && !exitingLibraryCall(E, F))
     return false;
   // Only full expressions in statement position: `f(x);`, a for-increment.
   const Stmt *Parent = F.Ctx.parent(E);
-  if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr>(Parent))
+  if (!Parent || isa<BinaryOperator, CastExpr, ParenExpr, ExprWithCleanups>(Parent))
     return false;
   // The reads it leaves pending go with the program or, for a longjmp, are those of the value
   // that setjmp returns. A library call that ends the program (`exit(status)`, `abort()`) is

@@ -4,9 +4,92 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace sleuth::instrumenter {
+
+// Collects what an initializer reads that still holds its value when the body starts: the
+// constructor's parameters and the members of *this (initialized in order, before it).
+static void collectInitializerReads(const Stmt *S, const FunctionDecl *Function,
+                                    std::vector<const ValueDecl *> &Out) {
+  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
+    return;
+  const ValueDecl *Read = nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+    if (P && P->getDeclContext() == Function)
+      Read = P;
+  } else if (const auto *Member = dyn_cast<MemberExpr>(S)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (Field && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      Read = Field;
+  }
+  if (Read) {
+    if (std::find(Out.begin(), Out.end(), Read) == Out.end())
+      Out.push_back(Read);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectInitializerReads(Child, Function, Out);
+}
+
+// A constructor's member initializers (`Point(int x) : x_(x), norm_(x * x) {}`, and default
+// member initializers, `int count = 0;`) write members before the body runs, where no probe
+// can stand: each becomes a write recorded at the body's start, reading the parameters and
+// members its initializer read (which hold those values still; a call among them is skipped:
+// its arguments are read instead of its value). A member whose own constructor is instrumented
+// records its writes itself. Without this a member kept whatever origin its bytes had.
+static std::string memberInitializerWrites(FunctionInstrumenter &F, std::string_view Sep) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(F.Function);
+  if (!Ctor || Ctor->isDependentContext())
+    return "";
+  std::string Text;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const FieldDecl *Field = Init->getMember();
+    const Expr *Value = Init->getInit();
+    if (!Field || !Value || Field->isBitField() || Field->getType()->isReferenceType() ||
+        Field->getDeclName().isEmpty() || Field->getType()->isIncompleteType())
+      continue;
+    bool Default = isa<CXXDefaultInitExpr>(Value);
+    if (!Init->isWritten() && !Default)
+      continue; // default-constructed
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value->IgnoreImplicit())) {
+      const CXXConstructorDecl *Member = Construct->getConstructor();
+      if (Member && Member->isUserProvided() && Member->hasBody() &&
+          !F.Ctx.SM.isInSystemHeader(Member->getCanonicalDecl()->getLocation()))
+        continue;
+    }
+    SourceLocation Loc = Default ? Field->getLocation() : Init->getSourceLocation();
+    if (F.Ctx.SM.getFileLoc(Loc).isInvalid())
+      continue;
+    std::vector<const ValueDecl *> Reads;
+    if (!Default)
+      collectInitializerReads(Value, Ctor, Reads);
+    for (const ValueDecl *Read : Reads) {
+      std::string Name = Read->getNameAsString();
+      if (const auto *Member = dyn_cast<FieldDecl>(Read)) {
+        if (Member->isBitField())
+          continue;
+        Name = "this->" + Name;
+      } else if (const std::string *Origin = F.Locals.companion(cast<VarDecl>(Read))) {
+        Text += "sleuth_use(" + *Origin + ")";
+        Text += Sep;
+        continue;
+      }
+      Text += "sleuth_get(sleuth::address_of(" + Name + "), sizeof(" + Name + "))";
+      Text += Sep;
+    }
+    std::string Member = "this->" + Field->getNameAsString();
+    unsigned Site = F.addSite(SiteKind::Var, nullptr, Loc, Field->getNameAsString());
+    Text += "sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+            ", sleuth::address_of(" + Member + "), sizeof(" + Member + "))";
+    Text += Sep;
+    F.countProbe();
+  }
+  return Text;
+}
 
 bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   const auto *Body = cast<CompoundStmt>(F.Function->getBody());
@@ -71,7 +154,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     Entry += F.controlDeclarations(/*CallControls=*/false);
     for (const std::string &Group : F.groupLocals())
       Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
-    Entry += " " + Params;
+    Entry += " " + Params + memberInitializerWrites(F, Sep);
   } else {
     std::string Groups;
     if (!Quiet.empty())

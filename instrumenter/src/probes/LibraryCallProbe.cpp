@@ -2,6 +2,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -117,11 +118,40 @@ static void readArgument(const CallExpr *Call, const FunctionDecl *Callee, unsig
 // where the input seemed to come from). Each becomes a write after the call, which the call's
 // reads flow into; the input itself has no origin. Only where the call's value is discarded or
 // is an lvalue (the stream), which sleuth::written_by passes on.
+static bool isCheaplyPassed(QualType T, FunctionInstrumenter &F);
+
+// The library functions that take an object by non-const reference only to refer to it from
+// the value they return (`std::begin(v)`, `std::back_inserter(out)`, `std::ref(x)`): no write.
+static bool refersTo(const FunctionDecl *Callee) {
+  static const llvm::StringSet<> Names = {
+      "begin", "end",           "rbegin",           "rend",      "data",
+      "size",  "back_inserter", "front_inserter",   "inserter",  "ref",
+      "cref",  "tie",           "forward_as_tuple", "addressof", "as_const",
+      "span",  "views"};
+  return Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+         Names.contains(Callee->getName());
+}
+
+// True if Call is `std::swap(a, b)` of two objects the probe may name again.
+static bool isSwapOf(const CallExpr *Call, const FunctionDecl *Callee,
+                     const std::vector<const Expr *> &Written, FunctionInstrumenter &F) {
+  return Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+         Callee->getName() == "swap" && Call->getNumArgs() == 2 && Written.size() == 2 &&
+         F.Ctx.Ast.hasSameUnqualifiedType(Written[0]->getType(), Written[1]->getType()) &&
+         !Written[0]->getType()->isIncompleteType();
+}
+
 static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Callee,
                                    FunctionInstrumenter &F) {
   bool Discarded = F.Ctx.isDiscarded(Call);
-  if (!Discarded && !Call->isLValue())
+  // A value that is no lvalue (`int old = std::exchange(x, 1)`, `std::from_chars(b, e, n)`'s
+  // result) is passed on by sleuth::written_value, which makes it read the write; the old value
+  // that std::exchange returns is among what the write depends on, a compound write there.
+  bool Passed = !Discarded && !Call->isLValue();
+  if (Passed && (!isCheaplyPassed(Call->getType(), F) || refersTo(Callee)))
     return;
+  bool Exchange = Passed && Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+                  Callee->getName() == "exchange";
   std::vector<const Expr *> Written;
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I)->IgnoreParens();
@@ -134,11 +164,29 @@ static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Cal
   if (Written.empty())
     return;
   CharSourceRange R = F.Ctx.fileRange(Call);
+  std::string Prefix = Call->getType()->isVoidType() ? "((" : "((void)(";
+  if (Discarded && isSwapOf(Call, Callee, Written, F)) {
+    // Each object is now a write of the other's old value (sleuth_swapped); writes of both
+    // that read both would lead a's slice to its own old value.
+    std::string A = F.Ctx.text(F.Ctx.fileRange(Written[0]));
+    std::string B = F.Ctx.text(F.Ctx.fileRange(Written[1]));
+    unsigned SiteA = F.addSite(SiteKind::Var, Call, Written[0]->getBeginLoc(), A);
+    unsigned SiteB = F.addSite(SiteKind::Var, Call, Written[1]->getBeginLoc(), B);
+    F.claimReads(Call, SiteA);
+    F.Ctx.wrap(R, Prefix,
+               "), sleuth_swapped(" + F.Ctx.unitAndSite(SiteA) + ", " + std::to_string(SiteB) +
+                   "u, " + F.control(SiteA) + ", sleuth::address_of(" + A +
+                   "), sleuth::address_of(" + B + "), sizeof(" + A + ")))");
+    F.markConsumed(Call);
+    F.countProbe();
+    return;
+  }
   std::string Suffix;
   bool First = true;
   for (const Expr *Arg : Written) {
     std::string Text = F.Ctx.text(F.Ctx.fileRange(Arg));
-    unsigned Site = F.addSite(SiteKind::Var, Call, Arg->getBeginLoc(), Text);
+    unsigned Site =
+        F.addSite(SiteKind::Var, Call, Arg->getBeginLoc(), Text, Exchange ? CompoundWrite : 0);
     if (First)
       F.claimReads(Call, Site); // the stream's and the other arguments' reads
     First = false;
@@ -147,12 +195,13 @@ static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Cal
       Suffix +=
           ", sleuth_set(" + Unit + ", sleuth::address_of(" + Text + "), sizeof(" + Text + "))";
     } else {
-      F.Ctx.wrap(R, "sleuth::written_by(", ", " + Unit + ", " + Text + ")");
+      F.Ctx.wrap(R, Passed ? "sleuth::written_value(" : "sleuth::written_by(",
+                 ", " + Unit + ", " + Text + ")");
     }
     F.countProbe();
   }
   if (Discarded)
-    F.Ctx.wrap(R, Call->getType()->isVoidType() ? "((" : "((void)(", ")" + Suffix + ")");
+    F.Ctx.wrap(R, Prefix, ")" + Suffix + ")");
   F.markConsumed(Call);
 }
 
@@ -192,15 +241,259 @@ static void recordPointedWrites(const CallExpr *Call, const FunctionDecl *Callee
     F.Ctx.wrap(F.Ctx.fileRange(Call), "(" + Marks, ")");
 }
 
+// True if a prvalue of type T may be passed through sleuth::written_value, which moves it once
+// more: trivially copyable, or a class whose moves and destruction are trivial
+// (`std::pair<iterator, bool>`, whose assignment is not).
+static bool isCheaplyPassed(QualType T, FunctionInstrumenter &F) {
+  if (T->isVoidType() || T->isDependentType())
+    return false;
+  if (T.isTriviallyCopyableType(F.Ctx.Ast))
+    return true;
+  const CXXRecordDecl *Record = T->getAsCXXRecordDecl();
+  return Record && Record->hasDefinition() && Record->hasTrivialDestructor() &&
+         (Record->hasTrivialMoveConstructor() || Record->hasTrivialCopyConstructor());
+}
+
+// A non-const member that gives access to the object's elements without changing it (the
+// non-const overloads of `begin`, `operator[]` aside, which is an operator): its value used, it
+// reads its object. A non-const member whose value is used otherwise writes it
+// (`seen.insert(k).second`, `auto it = v.erase(first)`).
+static bool isAccessor(const CXXMethodDecl *Method) {
+  static const llvm::StringSet<> Names = {
+      "begin", "end",  "rbegin",      "rend",        "front",        "back", "data",
+      "at",    "find", "lower_bound", "upper_bound", "equal_range",  "top",  "value",
+      "get",   "base", "count",       "contains",    "get_allocator"};
+  return Method->getDeclName().isIdentifier() && Names.contains(Method->getName());
+}
+
+// The standard algorithms that store through an iterator range or an output iterator.
+static bool isMutatingAlgorithm(const FunctionDecl *Callee) {
+  static const llvm::StringSet<> Names = {"sort",
+                                          "stable_sort",
+                                          "partial_sort",
+                                          "nth_element",
+                                          "partial_sort_copy",
+                                          "reverse",
+                                          "rotate",
+                                          "shuffle",
+                                          "random_shuffle",
+                                          "fill",
+                                          "fill_n",
+                                          "generate",
+                                          "generate_n",
+                                          "copy",
+                                          "copy_n",
+                                          "copy_if",
+                                          "copy_backward",
+                                          "move",
+                                          "move_backward",
+                                          "transform",
+                                          "replace",
+                                          "replace_if",
+                                          "replace_copy",
+                                          "replace_copy_if",
+                                          "remove",
+                                          "remove_if",
+                                          "remove_copy",
+                                          "remove_copy_if",
+                                          "unique",
+                                          "unique_copy",
+                                          "reverse_copy",
+                                          "rotate_copy",
+                                          "iota",
+                                          "swap_ranges",
+                                          "partition",
+                                          "stable_partition",
+                                          "partition_copy",
+                                          "inplace_merge",
+                                          "merge",
+                                          "set_union",
+                                          "set_intersection",
+                                          "set_difference",
+                                          "set_symmetric_difference",
+                                          "make_heap",
+                                          "push_heap",
+                                          "pop_heap",
+                                          "sort_heap",
+                                          "next_permutation",
+                                          "prev_permutation",
+                                          "partial_sum",
+                                          "adjacent_difference",
+                                          "inclusive_scan",
+                                          "exclusive_scan",
+                                          "transform_inclusive_scan",
+                                          "transform_exclusive_scan",
+                                          "sample",
+                                          "shift_left",
+                                          "shift_right"};
+  return Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+         Names.contains(Callee->getName());
+}
+
+// The object whose elements an iterator argument designates, if it is spelled so that the
+// object is plain: `v.begin()`, `v.end() - 1`, `std::begin(v)`, `std::back_inserter(out)`,
+// an array `a` or `a + n`.
+static const Expr *containerOf(const Expr *Arg) {
+  while (true) {
+    Arg = Arg->IgnoreParenImpCasts();
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(Arg))
+      Arg = Temporary->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Arg))
+      Arg = Bind->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+             Construct && Construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(Arg))
+      Arg = Construct->getArg(0); // a copy of the iterator
+    else
+      break;
+  }
+  if (Arg->getType()->isConstantArrayType())
+    return Arg;
+  if (const auto *B = dyn_cast<BinaryOperator>(Arg);
+      B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub))
+    return containerOf(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Arg);
+      Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs())
+    return containerOf(Op->getArg(0));
+  auto IsAccessor = [](const FunctionDecl *D, std::initializer_list<llvm::StringRef> Accessors) {
+    if (!D || !D->getDeclName().isIdentifier())
+      return false;
+    for (llvm::StringRef Name : Accessors)
+      if (D->getName() == Name)
+        return true;
+    return false;
+  };
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Arg);
+      Member && IsAccessor(Member->getMethodDecl(), {"begin", "end", "rbegin", "rend", "data"}))
+    return Member->getImplicitObjectArgument();
+  if (const auto *Call = dyn_cast<CallExpr>(Arg);
+      Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) && Call->getNumArgs() &&
+      Call->getDirectCallee() && Call->getDirectCallee()->isInStdNamespace() &&
+      IsAccessor(Call->getDirectCallee(), {"begin", "end", "rbegin", "rend", "data",
+                                           "back_inserter", "front_inserter", "inserter"}))
+    return Call->getArg(0);
+  return nullptr;
+}
+
+// `std::sort(v.begin(), v.end())`, `std::copy(a, a + n, out.begin())`: the algorithm stores
+// into the elements of the object that its last iterator argument designates (an in-place
+// algorithm's range, a copying one's output). In the library, unseen, the elements kept the
+// origins they had; the object becomes a write after the call, which depends on the call's
+// reads (its input range's object, a value to fill with) and, as it keeps what it does not
+// overwrite, on its old contents.
+static void recordAlgorithmWrite(const CallExpr *Call, const FunctionDecl *Callee,
+                                 FunctionInstrumenter &F) {
+  if (!isMutatingAlgorithm(Callee) || F.isConsumed(Call))
+    return;
+  const Expr *Written = nullptr;
+  for (unsigned I = Call->getNumArgs(); I > 0 && !Written; --I)
+    Written = containerOf(Call->getArg(I - 1));
+  if (!Written)
+    return;
+  Written = Written->IgnoreParens();
+  QualType T = Written->getType();
+  bool Discarded = F.Ctx.isDiscarded(Call);
+  if (!Written->isLValue() || Written->isInstantiationDependent() || T.isConstQualified() ||
+      T.isVolatileQualified() || T->isIncompleteType() || !hasAddress(Written) ||
+      !isRepeatable(Written, F.Ctx.Ast) || F.Ctx.fileRange(Written).isInvalid() ||
+      (!Discarded && !Call->isLValue() && !isCheaplyPassed(Call->getType(), F)))
+    return;
+  std::string Text = F.Ctx.text(F.Ctx.fileRange(Written));
+  unsigned Site = F.addSite(SiteKind::Var, Call, Written->getBeginLoc(), Text, CompoundWrite);
+  F.claimReads(Call, Site);
+  std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+  CharSourceRange R = F.Ctx.fileRange(Call);
+  if (Discarded)
+    F.Ctx.wrap(R, Call->getType()->isVoidType() ? "((" : "((void)(",
+               "), sleuth_set(" + Unit + ", sleuth::address_of(" + Text + "), sizeof(" + Text +
+                   ")))");
+  else
+    F.Ctx.wrap(R, "sleuth::written_value(", ", " + Unit + ", " + Text + ")");
+  F.markConsumed(Call);
+  F.countProbe();
+}
+
+// `qsort(base, count, size, compare);`: the library permutes the array unseen, so that each
+// element kept the origin of whatever had been at its place. The array becomes a write after the
+// call, which depends on its old contents (a compound write: every element's origin), and so
+// leads from any element to the writes of all of them. Only where the arguments may be
+// evaluated again (`qsort(a, n, sizeof a[0], cmp)`) and the call's value is discarded.
+static void recordSortedArray(const CallExpr *Call, const FunctionDecl *Callee,
+                              FunctionInstrumenter &F) {
+  if (!Callee->getDeclName().isIdentifier() || Callee->getName() != "qsort" ||
+      Call->getNumArgs() != 4 || !F.Ctx.isDiscarded(Call) || F.isConsumed(Call))
+    return;
+  const Expr *Base = Call->getArg(0)->IgnoreParenImpCasts();
+  const Expr *Count = Call->getArg(1), *Size = Call->getArg(2);
+  CharSourceRange R = F.Ctx.fileRange(Call), BaseRange = F.Ctx.fileRange(Base),
+                  CountRange = F.Ctx.fileRange(Count), SizeRange = F.Ctx.fileRange(Size);
+  if (R.isInvalid() || BaseRange.isInvalid() || CountRange.isInvalid() || SizeRange.isInvalid() ||
+      !(Base->getType()->isPointerType() || Base->getType()->isConstantArrayType()) ||
+      Base->getType()->getPointeeOrArrayElementType()->isIncompleteType() ||
+      !isRepeatable(Base, F.Ctx.Ast) || !isRepeatable(Count, F.Ctx.Ast) ||
+      !isRepeatable(Size, F.Ctx.Ast))
+    return;
+  std::string BaseText = F.Ctx.text(BaseRange);
+  unsigned Site = F.addSite(SiteKind::Var, Call, Base->getBeginLoc(), BaseText, CompoundWrite);
+  F.claimReads(Call, Site);
+  // (In C++ a template multiplies: a cast of a size_t to unsigned long would be useless to
+  // GCC's -Wuseless-cast.)
+  std::string Bytes = F.isCxx() ? "sleuth::byte_count(" + F.Ctx.text(CountRange) + ", " +
+                                      F.Ctx.text(SizeRange) + ")"
+                                : "(unsigned long)(" + F.Ctx.text(CountRange) +
+                                      ") * (unsigned long)(" + F.Ctx.text(SizeRange) + ")";
+  F.Ctx.wrap(R, "((",
+             "), sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + BaseText +
+                 ", " + Bytes + "))");
+  F.markConsumed(Call);
+  F.countProbe();
+}
+
+// True if Callee is declared in a system header (not instrumented; compiler builtins are
+// declared nowhere).
+static bool isLibraryFunction(const FunctionDecl *Callee, FunctionInstrumenter &F) {
+  SourceLocation Declared = Callee ? Callee->getCanonicalDecl()->getLocation() : SourceLocation();
+  return Declared.isValid() && F.Ctx.SM.isInSystemHeader(Declared);
+}
+
+// True if Callee is a special member that the compiler writes (implicit or defaulted where
+// declared): it has no body to instrument, so the copy it makes would go unseen (`r = q` of a
+// struct kept r's old origins; `P q = p` read nothing).
+static bool isCompilerWritten(const FunctionDecl *Callee) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  return Method && !Method->isUserProvided() && !Method->isDeleted();
+}
+
+void LibraryCallProbe::instrumentConstruction(const CXXConstructExpr *Construct,
+                                              FunctionInstrumenter &F) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  if (!Ctor || Construct->isInstantiationDependent() ||
+      !(isLibraryFunction(Ctor, F) || isCompilerWritten(Ctor)))
+    return;
+  // The objects it copies or takes by reference are read here: a copy constructor, unlike a
+  // scalar's copy, has no lvalue-to-rvalue conversion that the read probes see.
+  for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+    const Expr *Arg = Construct->getArg(I);
+    const ParmVarDecl *P = I < Ctor->getNumParams() ? Ctor->getParamDecl(I) : nullptr;
+    if (isa<CXXDefaultArgExpr>(Arg) || (P && writesThrough(P, Ctor) && !isCompilerWritten(Ctor)))
+      continue;
+    readObject(Arg, F, P && P->getType()->isReferenceType());
+  }
+}
+
 bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  // (Compiler builtins are declared nowhere.)
-  SourceLocation Declared = Callee ? Callee->getCanonicalDecl()->getLocation() : SourceLocation();
-  if (!Callee || Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
+  if (!Callee)
     return false;
+  if (!isLibraryFunction(Callee, F)) {
+    // `r = q` of a class whose assignment the compiler writes: as the library's.
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+    if (!Op || Op->getOperator() != OO_Equal || !isCompilerWritten(Callee))
+      return false;
+  }
   if (F.Ctx.fileRange(Call).isInvalid())
     return true; // a library call spelled in a macro: nothing to mark
   recordPointedWrites(Call, Callee, F);
+  recordSortedArray(Call, Callee, F);
   if (!F.isCxx())
     return false; // CallProbe leaves library calls alone
   // When this returns, the operands' reads are registered: the writes claim them.
@@ -241,8 +534,13 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     const auto *Method = Member->getMethodDecl();
     if (!Object || !Method || isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
       return true;
-    if (Method->isConst() || !F.Ctx.isDiscarded(Call) || !isRepeatable(Object, F.Ctx.Ast) ||
-        !isTrackableObject(Object, F)) {
+    bool Discarded = F.Ctx.isDiscarded(Call);
+    // A value the write can pass on: an lvalue (`s.append(a).append(b)`) or a trivially
+    // copyable prvalue (`seen.insert(k).second`, an iterator).
+    bool PassesValue = Call->isLValue() || isCheaplyPassed(Call->getType(), F);
+    if (Method->isConst() ||
+        (!Discarded && (!PassesValue || isAccessor(Method) || isStream(Object->getType()))) ||
+        !isRepeatable(Object, F.Ctx.Ast) || !isTrackableObject(Object, F)) {
       readObject(Object, F);
       return true;
     }
@@ -250,8 +548,12 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
     F.claimReads(Call, Site);
-    F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text,
-                             Call->getType()->isVoidType());
+    if (Discarded)
+      F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text,
+                               Call->getType()->isVoidType());
+    else
+      F.Ctx.wrap(F.Ctx.fileRange(Call), "sleuth::written_value(",
+                 ", " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
     F.markConsumed(Call);
     F.countProbe();
     return true;
@@ -259,6 +561,7 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
 
   for (unsigned I = 0; I < Call->getNumArgs(); ++I)
     readArgument(Call, Callee, I, F);
+  recordAlgorithmWrite(Call, Callee, F);
   return false; // a free function: CallProbe decides (it leaves library calls alone)
 }
 

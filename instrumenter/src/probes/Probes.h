@@ -121,6 +121,19 @@ public:
 class LibraryCallProbe {
 public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// A constructor whose body is not instrumented (the library's, or one the compiler writes):
+  /// the objects it copies or takes by reference are read.
+  static void instrumentConstruction(const clang::CXXConstructExpr *Construct,
+                                     FunctionInstrumenter &F);
+};
+
+/// A lambda's captures by copy: the closure copies them when it is created, where nothing
+/// reads them (`auto scale = [factor](int v) { return v * factor; }`). They are read just
+/// before the lambda, so that the node that stores the closure depends on them, and the
+/// lambda's reads of its copies lead there.
+class CaptureProbe {
+public:
+  static bool instrument(const clang::LambdaExpr *Lambda, FunctionInstrumenter &F);
 };
 
 /// Function entry (frame, parameters), returns and the end of C functions.

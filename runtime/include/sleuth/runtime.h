@@ -765,6 +765,12 @@ sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsi
 SLEUTH_PROBE void *sleuth_created(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                   const volatile void *addr, unsigned long size);
 
+/* std::swap(a, b) of `size` bytes each, just done: a is now a write (node `site_a`) of b's old
+ * value, b one (node `site_b`) of a's, each depending on the other's old origins. */
+SLEUTH_PROBE void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned site_b,
+                                 unsigned ctl, const volatile void *a, const volatile void *b,
+                                 unsigned long size);
+
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                unsigned long size);
@@ -1289,6 +1295,22 @@ template <class R, class T>
 inline R &written_by(R &Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
   sleuth_set(Tu, Site, Ctl, address_of(Lvalue), sizeof(T));
   return Result;
+}
+
+/* The same for a library call that writes Lvalue and whose value is a prvalue or an lvalue
+ * (`auto last = std::unique(v.begin(), v.end())`, `seen.insert(k).second`,
+ * `int old = std::exchange(x, 1)`): yields it as the call gave it, and the value reads the
+ * write, which depends on what the call read. */
+template <class R, class T>
+inline R written_value(R &&Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Lvalue) {
+  sleuth_set(Tu, Site, Ctl, address_of(Lvalue), sizeof(T));
+  sleuth_use(Tu->base + Site);
+  return static_cast<R &&>(Result);
+}
+
+/* The bytes of `Count` elements of `Size` bytes (qsort's array), whatever their types. */
+template <class N, class S> inline unsigned long byte_count(N Count, S Size) {
+  return static_cast<unsigned long>(Count) * static_cast<unsigned long>(Size);
 }
 
 /* Remembers Lvalue as the target of write `Site` and yields it, for an assignment in a template
