@@ -1130,3 +1130,44 @@ TEST_F(RewriteTest, SwapCrossesOriginsAndExchangeReadsWhatItReplaces) {
                                                                            << Text;
   EXPECT_EQ(Text.find("written_value(std::begin"), std::string::npos) << Text;
 }
+
+TEST_F(RewriteTest, LibraryCallsReadTheStringsTheyRead) {
+  // printf's plain `%s` arguments (after a `*` width's argument; not `%.*s`, whose buffer may
+  // have no terminator, nor `%p`), puts and strcmp's strings are read to their '\0' before
+  // the call; a literal is not; fwrite's buffer is no string.
+  std::string Text = rewrite("strings.c", "#include <stdio.h>\n"
+                                          "#include <string.h>\n"
+                                          "int f(char *name, const char *tag, char *raw, int n) {\n"
+                                          "  printf(\"%*d %s %.*s %p %%s %s\\n\", n, n, name, n, "
+                                          "raw, (void *)raw, \"lit\");\n"
+                                          "  puts(tag);\n"
+                                          "  fwrite(raw, 1, 3, stdout);\n"
+                                          "  return strcmp(name, tag);\n"
+                                          "}\n");
+  EXPECT_NE(Text.find("(sleuth_get_string(name), printf("), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("sleuth_get_string(raw)"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("sleuth_get_string(\"lit\")"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("(sleuth_get_string(tag), puts("), std::string::npos) << Text;
+  EXPECT_NE(Text.find("(sleuth_get_string(name), sleuth_get_string(tag), strcmp("),
+            std::string::npos)
+      << Text;
+}
+
+TEST_F(RewriteTest, StrftimeWritesTheBytesItFormats) {
+  // The call is wrapped: a write named after the buffer, whose node the arguments' reads (the
+  // year's) flow into; not where the buffer's text has side effects.
+  std::string Text =
+      rewrite("stamp.c", "#include <time.h>\n"
+                         "unsigned long f(struct tm *t, char *p) {\n"
+                         "  char buf[32];\n"
+                         "  unsigned long n = strftime(buf, sizeof buf, \"%Y\", t);\n"
+                         "  n += strftime(p++, 8, \"%d\", t);\n"
+                         "  return n + (unsigned long)buf[0];\n"
+                         "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_time_formatted\\(&__sleuth_tu, \\d+u, [^,]+, buf, strftime\\(buf, "
+                       "sizeof buf, \"%Y\", [^;]*t\\)\\)\\)")))
+      << Text;
+  EXPECT_NE(Text.find("\"*buf\"}"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("p++, strftime"), std::string::npos) << Text;
+}

@@ -1240,6 +1240,35 @@ TEST_F(TrackerTest, ASwapCrossesTheTwoObjectsOrigins) {
   EXPECT_EQ(dataOf(G, "use a"), Names{"a'"});
 }
 
+TEST_F(TrackerTest, AStringIsReadToItsTerminator) {
+  // puts(buf) after buf[0] and buf[1] were written apart (buf[2] = '\0' by a third write):
+  // the call's node reads all three writes, and nothing past the terminator; a null pointer
+  // reads nothing.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned First = U.site(VarSite, "buf[0]"), Second = U.site(VarSite, "buf[1]");
+    unsigned End = U.site(VarSite, "buf[2]"), After = U.site(VarSite, "buf[3]");
+    unsigned Put = U.site(VarSite, "<puts()>");
+    U.enter(0);
+    char buf[4];
+    buf[0] = 'o';
+    U.set(First, buf[0]);
+    buf[1] = 'k';
+    U.set(Second, buf[1]);
+    buf[2] = '\0';
+    U.set(End, buf[2]);
+    buf[3] = 'x';
+    U.set(After, buf[3]);
+    sleuth_get_string(buf);
+    sleuth_get_string(nullptr);
+    int done = 0;
+    U.set(Put, done);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "<puts()>"), (Names{"buf[0]", "buf[1]", "buf[2]"}));
+}
+
 TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {
   // printf("%d", x); under a test: the <printf()> node reads x and is controlled by the test;
   // it consumes the reads, so the next node does not get them. Internal call sites stay out of

@@ -95,8 +95,39 @@ static std::string destinationText(const Expr *Destination, FunctionInstrumenter
   return R.isValid() ? F.Ctx.text(R) : "";
 }
 
+// `strftime(buf, size, format, tm)`: the bytes it formatted into buf (its value, plus the
+// terminator; none when it returns 0) are a write that depends on the arguments' reads, as
+// sprintf's are. No twin (the runtime header cannot declare strftime as <time.h> does): the
+// call is wrapped, and buf's text, which must be repeatable, is evaluated once more.
+static bool instrumentTimeFormat(const CallExpr *Call, const FunctionDecl *Callee,
+                                 FunctionInstrumenter &F) {
+  SourceLocation Declared = Callee->getCanonicalDecl()->getLocation();
+  if (!Callee->getDeclName().isIdentifier() || Callee->getName() != "strftime" ||
+      Call->getNumArgs() != 4 || Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
+    return false;
+  const Expr *Buffer = Call->getArg(0)->IgnoreParenImpCasts();
+  CharSourceRange R = F.Ctx.fileRange(Call), BufferRange = F.Ctx.fileRange(Buffer);
+  if (R.isInvalid() || BufferRange.isInvalid() || !isRepeatable(Buffer, F.Ctx.Ast))
+    return false;
+  std::string Text = F.Ctx.text(BufferRange);
+  bool Simple = std::all_of(Text.begin(), Text.end(),
+                            [](char C) { return isAsciiIdentifierContinue(C) || C == '.'; });
+  unsigned Site =
+      F.addSite(SiteKind::Var, Call, Call->getBeginLoc(), Simple ? "*" + Text : "*(" + Text + ")");
+  F.claimReads(Call, Site);
+  F.markRecordedCall(Call);
+  F.Ctx.wrap(R,
+             "sleuth_time_formatted(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " +
+                 Text + ", ",
+             ")");
+  F.countProbe();
+  return true;
+}
+
 bool FormatCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && instrumentTimeFormat(Call, Callee, F))
+    return true;
   std::optional<Formatter> Format = Callee ? formatter(Callee) : std::nullopt;
   CharSourceRange NameRange;
   SourceLocation Open;

@@ -337,6 +337,13 @@ SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
 #endif
 /* The same, returning addr: for lvalues whose evaluation has side effects (a[i++]). */
 SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
+/* A string a library call reads (printf's `%s`, puts, strlen, strcmp...): the origins of its
+ * bytes, the terminator included, become pending reads (none for a null pointer, which
+ * printf prints as "(null)"). */
+SLEUTH_INLINE void sleuth_get_string(const volatile void *s) {
+  if (s)
+    sleuth_get_slow(s, __builtin_strlen((const char *)(unsigned long)s) + 1);
+}
 /* Forget pending reads of a full expression whose value was discarded (inline: the frame's
  * reads start at sleuth_pending_reads.frame). */
 SLEUTH_INLINE void sleuth_discard(void) {
@@ -757,6 +764,15 @@ sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsi
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+/* strftime(d, ...), just returned `count`: its node depends on the arguments' reads, the count
+ * bytes and the terminator it formatted into d originate there (none if it returned 0), and
+ * the value reads it. Returns count. */
+SLEUTH_INLINE unsigned long sleuth_time_formatted(struct sleuth_tu *tu, unsigned site,
+                                                  unsigned ctl, void *d, unsigned long count) {
+  sleuth_formatted(tu, site, ctl, d, count == 0 ? 0 : count + 1);
+  return count;
+}
 
 /* A compound literal whose address the program takes, `f(&(struct s){a, b})`, was just created
  * at addr: a write of its size bytes (node `site`). Its initializer's reads are checked against
