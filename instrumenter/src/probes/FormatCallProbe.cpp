@@ -95,6 +95,20 @@ static std::string destinationText(const Expr *Destination, FunctionInstrumenter
   return R.isValid() ? F.Ctx.text(R) : "";
 }
 
+// The write of the bytes a call formats into the buffer spelled Text, named after what they
+// are (`*buf`, `*(out + n)`): the arguments' reads flow into it, and the call's value then
+// reads it (the runtime pushes it).
+static unsigned addFormattedWrite(const CallExpr *Call, const std::string &Text,
+                                  FunctionInstrumenter &F) {
+  bool Simple = std::all_of(Text.begin(), Text.end(),
+                            [](char C) { return isAsciiIdentifierContinue(C) || C == '.'; });
+  unsigned Site =
+      F.addSite(SiteKind::Var, Call, Call->getBeginLoc(), Simple ? "*" + Text : "*(" + Text + ")");
+  F.claimReads(Call, Site);
+  F.markRecordedCall(Call);
+  return Site;
+}
+
 // `strftime(buf, size, format, tm)`: the bytes it formatted into buf (its value, plus the
 // terminator; none when it returns 0) are a write that depends on the arguments' reads, as
 // sprintf's are. No twin (the runtime header cannot declare strftime as <time.h> does): the
@@ -110,12 +124,7 @@ static bool instrumentTimeFormat(const CallExpr *Call, const FunctionDecl *Calle
   if (R.isInvalid() || BufferRange.isInvalid() || !isRepeatable(Buffer, F.Ctx.Ast))
     return false;
   std::string Text = F.Ctx.text(BufferRange);
-  bool Simple = std::all_of(Text.begin(), Text.end(),
-                            [](char C) { return isAsciiIdentifierContinue(C) || C == '.'; });
-  unsigned Site =
-      F.addSite(SiteKind::Var, Call, Call->getBeginLoc(), Simple ? "*" + Text : "*(" + Text + ")");
-  F.claimReads(Call, Site);
-  F.markRecordedCall(Call);
+  unsigned Site = addFormattedWrite(Call, Text, F);
   F.Ctx.wrap(R,
              "sleuth_time_formatted(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " +
                  Text + ", ",
@@ -152,18 +161,10 @@ bool FormatCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) 
   if (!Format || Call->getNumArgs() < Format->NumArgs ||
       (!Format->Variadic && Call->getNumArgs() != Format->NumArgs))
     return false;
-  // A write of the bytes the call formats, named after what they are: `*buf`, `*(out + n)`.
   std::string Text = destinationText(Call->getArg(0), F);
   if (Text.empty())
     return false;
-  bool Simple = std::all_of(Text.begin(), Text.end(),
-                            [](char C) { return isAsciiIdentifierContinue(C) || C == '.'; });
-  unsigned Site =
-      F.addSite(SiteKind::Var, Call, Call->getBeginLoc(), Simple ? "*" + Text : "*(" + Text + ")");
-  // The arguments' reads flow into that write; the call's value then reads it (the runtime
-  // pushes it).
-  F.claimReads(Call, Site);
-  F.markRecordedCall(Call);
+  unsigned Site = addFormattedWrite(Call, Text, F);
   if (Fortified) // the arguments' reads are the macro's, read before the expansion
     F.MacroReadConsumers[Call] = Site;
   F.Ctx.Replacements.emplace_back(NameRange, Format->Twin);
