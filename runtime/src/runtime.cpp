@@ -405,6 +405,11 @@ void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, un
   T.Pending.push_back(Node); // the call's value
 }
 
+void sleuth_get_string(const volatile void *S) {
+  if (S)
+    sleuth_get_slow(S, std::strlen(static_cast<const char *>(const_cast<const void *>(S))) + 1);
+}
+
 void sleuth_copy_origins(void *Dst, const void *Src, unsigned long Size) {
   if (Size != 0 && Dst != Src)
     shadow().copy(reinterpret_cast<uintptr_t>(Dst), reinterpret_cast<uintptr_t>(Src), Size,

@@ -1171,3 +1171,22 @@ TEST_F(RewriteTest, StrftimeWritesTheBytesItFormats) {
   EXPECT_NE(Text.find("\"*buf\"}"), std::string::npos) << Text;
   EXPECT_EQ(Text.find("p++, strftime"), std::string::npos) << Text;
 }
+
+TEST_F(RewriteTest, FortifiedPrintfReadsOnlyStringsTheFileSpells) {
+  // With _FORTIFY_SOURCE glibc's printf is a macro (as Clang parses it): its `%s` arguments
+  // spelled in the invocation are read; one that a macro of the program's made (luac's
+  // `S(x)`, whose `SS(x)` is `x` in the macro's body) is not: its text would name `x`.
+  std::string Text = rewrite("fortified.c",
+                             "#include <stdio.h>\n"
+                             "#define SS(x) ((x == 1) ? \"\" : \"s\")\n"
+                             "#define S(x) (int)(x), SS(x)\n"
+                             "void f(int n, const char *w) {\n"
+                             "  printf(\"%d thing%s %s\\n\", S(n), w);\n"
+                             "}\n",
+                             {"-O2", "-D_FORTIFY_SOURCE=2"});
+  EXPECT_NE(Text.find("(sleuth_get_string(w), printf(\"%d thing%s %s\\n\", S(n), w))"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.find("sleuth_get_string(x"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("sleuth_get_string(((x"), std::string::npos) << Text;
+}

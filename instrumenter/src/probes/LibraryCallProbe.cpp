@@ -553,6 +553,24 @@ static void readStringArguments(const CallExpr *Call, const FunctionDecl *Callee
           T->getPointeeType().isConstQualified())
         Strings.push_back(I);
     }
+  if (Strings.empty())
+    return;
+  CharSourceRange CallRange = F.Ctx.fileRange(Call);
+  if (CallRange.isInvalid())
+    CallRange = fortifiedInvocation(Call, F);
+  if (CallRange.isInvalid())
+    return;
+  const SourceManager &SM = F.Ctx.SM;
+  // The argument's text as the file spells it inside the call: an argument of the fortified
+  // macro is spelled in the invocation, unless a macro of the program's made it (luac's
+  // `S(x)` expands to `x`'s uses in the macro's body, which the file cannot name).
+  auto Inside = [&](CharSourceRange R) {
+    auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+    auto [EndFile, End] = SM.getDecomposedLoc(R.getEnd());
+    auto [CallFile, CallBegin] = SM.getDecomposedLoc(CallRange.getBegin());
+    unsigned CallEnd = SM.getDecomposedLoc(CallRange.getEnd()).second;
+    return File == CallFile && EndFile == CallFile && Begin >= CallBegin && End <= CallEnd;
+  };
   std::string Reads;
   for (unsigned I : Strings) {
     if (I >= Call->getNumArgs())
@@ -562,24 +580,20 @@ static void readStringArguments(const CallExpr *Call, const FunctionDecl *Callee
     bool Chars = (T->isPointerType() && T->getPointeeType()->isCharType()) ||
                  (T->isArrayType() && T->getPointeeOrArrayElementType()->isCharType());
     CharSourceRange R = F.Ctx.fileRange(Arg);
-    const SourceManager &SM = F.Ctx.SM;
     if (R.isInvalid() && SM.isMacroArgExpansion(Arg->getBeginLoc()) &&
-        SM.isMacroArgExpansion(Arg->getEndLoc())) // an argument of the fortified macro
+        SM.isMacroArgExpansion(Arg->getEndLoc()))
       R = Lexer::makeFileCharRange(
           CharSourceRange::getTokenRange(SM.getSpellingLoc(Arg->getBeginLoc()),
                                          SM.getSpellingLoc(Arg->getEndLoc())),
           SM, F.Ctx.Ast.getLangOpts());
-    if (!Chars || isa<StringLiteral>(Arg) || R.isInvalid() || !isRepeatable(Arg, F.Ctx.Ast) ||
-        Arg->isInstantiationDependent())
+    if (!Chars || isa<StringLiteral>(Arg) || R.isInvalid() || !Inside(R) ||
+        !isRepeatable(Arg, F.Ctx.Ast) || Arg->isInstantiationDependent())
       continue;
     Reads += "sleuth_get_string(" + F.Ctx.text(R) + "), ";
   }
-  CharSourceRange R = F.Ctx.fileRange(Call);
-  if (R.isInvalid())
-    R = fortifiedInvocation(Call, F);
-  if (Reads.empty() || R.isInvalid())
+  if (Reads.empty())
     return;
-  F.Ctx.wrap(R, "(" + Reads, ")");
+  F.Ctx.wrap(CallRange, "(" + Reads, ")");
   F.countProbe();
 }
 

@@ -339,11 +339,9 @@ SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
 SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
 /* A string a library call reads (printf's `%s`, puts, strlen, strcmp...): the origins of its
  * bytes, the terminator included, become pending reads (none for a null pointer, which
- * printf prints as "(null)"). */
-SLEUTH_INLINE void sleuth_get_string(const volatile void *s) {
-  if (s)
-    sleuth_get_slow(s, __builtin_strlen((const char *)(unsigned long)s) + 1);
-}
+ * printf prints as "(null)"). Out of line: GCC would take an inline test of the pointer for a
+ * sign that it may be null where the call uses it (-Wformat-overflow, -Wnonnull). */
+SLEUTH_PROBE void sleuth_get_string(const volatile void *s);
 /* Forget pending reads of a full expression whose value was discarded (inline: the frame's
  * reads start at sleuth_pending_reads.frame). */
 SLEUTH_INLINE void sleuth_discard(void) {
