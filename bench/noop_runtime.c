@@ -75,6 +75,17 @@ void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned site_b, unsi
                     const volatile void *a, const volatile void *b, unsigned long size) {
   (void)tu, (void)site_a, (void)site_b, (void)ctl, (void)a, (void)b, (void)size;
 }
+void sleuth_get_all(const volatile void *d, unsigned long n) { (void)d, (void)n; }
+void sleuth_watch_contents(const volatile void *d, unsigned long n) { (void)d, (void)n; }
+void sleuth_moved_contents(const volatile void *d, unsigned long n) { (void)d, (void)n; }
+void sleuth_getc_all(struct sleuth_tu *tu, unsigned *cache, unsigned site, const volatile void *d,
+                     unsigned long n) {
+  (void)tu, (void)cache, (void)site, (void)d, (void)n;
+}
+void sleuth_set_all(struct sleuth_tu *tu, unsigned site, unsigned ctl, const volatile void *a,
+                    unsigned long size, const volatile void *d, unsigned long n) {
+  (void)tu, (void)site, (void)ctl, (void)a, (void)size, (void)d, (void)n;
+}
 void sleuth_formatted(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *d,
                       unsigned long n) {
   (void)tu, (void)site, (void)ctl, (void)d, (void)n;

@@ -4,7 +4,9 @@
 // out again, and a new object read before it is written must not depend on the dead one's
 // writes; the shadow of a large block, which malloc unmaps, goes back to the kernel. A block
 // realloc moves carries its bytes' origins along, as memcpy does (Lua's tables, tinyxml2's
-// buffers grow this way), instead of arriving without any.
+// buffers grow this way), instead of arriving without any. A container's elements that the
+// instrumented code watches while a library member may move them (`v.push_back(x)`) are kept
+// aside first (keepWatchedContents).
 //
 // The program's calls and its libraries' come here (operator delete calls free); glibc's own
 // frees inside realloc or fclose do not. They touch the shadow only when glibc's are the next
@@ -43,6 +45,7 @@ extern "C" {
 __attribute__((visibility("default"))) void free(void *P) {
   if (P && shadowInUse() && glibcAllocates())
     withShadow([&](ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache) {
+      keepWatchedContents(Shadow, Cache, reinterpret_cast<uintptr_t>(P));
       Shadow.forget(reinterpret_cast<uintptr_t>(P), malloc_usable_size(P), Cache);
     });
   nextFree()(P);

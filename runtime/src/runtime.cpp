@@ -18,6 +18,7 @@
 #include "shadow_memory.h"
 #include "state.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -216,6 +217,19 @@ void pushOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) 
   shadow().collect(reinterpret_cast<uintptr_t>(Addr), Size, T.Pending, T.Leaves);
 }
 
+// A checked read's origins, collected past the pending reads' top from Mark on (where the
+// shadow appends): each is recorded as an edge into Site's node and remembered in the read's
+// cache, and all are dropped again.
+void checkCollected(ThreadState &T, sleuth_tu *Tu, unsigned *Cache, unsigned Site, size_t Mark) {
+  unsigned Node = nodeOf(Tu, Site);
+  sleuth_site_state &State = Tu->states[Site];
+  for (size_t I = Mark, E = T.Pending.size(); I < E; ++I) {
+    T.addData(State, Node, T.Pending[I]);
+    remember(Cache, T.Pending[I] + 1);
+  }
+  T.Pending.resize(Mark);
+}
+
 void setArgOrigins(ThreadState &T, size_t N) {
   T.ArgOrigins.resize(N);
   sleuth_pending_reads.num_args = static_cast<unsigned>(N);
@@ -350,16 +364,9 @@ void sleuth_chk_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, unsigned Ori
 void sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volatile void *Addr,
                       unsigned long Size) {
   ThreadState &T = thread();
-  unsigned Node = nodeOf(Tu, Site);
-  // Collected past the pending reads' top, which is where the shadow appends, and dropped again.
   size_t Mark = T.Pending.size();
   pushOrigins(T, Addr, Size);
-  sleuth_site_state &State = Tu->states[Site];
-  for (size_t I = Mark, E = T.Pending.size(); I < E; ++I) {
-    T.addData(State, Node, T.Pending[I]);
-    remember(Cache, T.Pending[I] + 1);
-  }
-  T.Pending.resize(Mark);
+  checkCollected(T, Tu, Cache, Site, Mark);
 }
 
 void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
@@ -408,6 +415,113 @@ void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, un
 void sleuth_get_string(const volatile void *S) {
   if (S)
     sleuth_get_slow(S, std::strlen(static_cast<const char *>(const_cast<const void *>(S))) + 1);
+}
+
+// Pushes the distinct origins of a container's elements, each once: the elements of a long
+// vector alternate between a few writes, which the shadow's run-length collection would push
+// once per element.
+static void pushDistinctOrigins(ThreadState &T, const volatile void *Addr, unsigned long Size) {
+  size_t Mark = T.Pending.size();
+  pushOrigins(T, Addr, Size);
+  if (T.Pending.size() - Mark > 1) {
+    std::sort(T.Pending.begin() + Mark, T.Pending.end());
+    T.Pending.resize(
+        size_t(std::unique(T.Pending.begin() + Mark, T.Pending.end()) - T.Pending.begin()));
+  }
+}
+
+void sleuth_get_all(const volatile void *Data, unsigned long Size) {
+  if (Size != 0)
+    pushDistinctOrigins(thread(), Data, Size);
+}
+
+void sleuth_getc_all(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volatile void *Data,
+                     unsigned long Size) {
+  if (Size == 0)
+    return;
+  ThreadState &T = thread();
+  size_t Mark = T.Pending.size();
+  pushDistinctOrigins(T, Data, Size);
+  checkCollected(T, Tu, Cache, Site, Mark);
+}
+
+void sleuth_set_all(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                    unsigned long Size, const volatile void *Data, unsigned long DataSize) {
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site);
+  // The library moved the elements unseen (a sort): each index kept the origin of whatever was
+  // there, so the node reads them all, and the object's old origin if the site is compound.
+  if (DataSize != 0)
+    pushDistinctOrigins(T, Data, DataSize);
+  if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
+    pushOrigins(T, Addr, Size);
+  makeNode(T, Tu, Site, Node, Ctl);
+  shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  if (DataSize != 0)
+    shadow().assign(reinterpret_cast<uintptr_t>(Data), DataSize, Node, T.Leaves);
+}
+
+} // extern "C"
+
+// The containers' elements watched by the thread around library members that may move them
+// (innermost last): where they were, and, if the free hook saw that block go, a copy of their
+// origins. A member that throws leaves its entry behind; the oldest goes when the list is full.
+namespace {
+struct WatchedContents {
+  uintptr_t Data;
+  unsigned long Size;
+  void *Kept; // malloc'd: its shadow holds the elements' origins
+};
+constexpr unsigned MaxWatched = 4;
+__attribute__((tls_model("initial-exec"))) thread_local WatchedContents Watched[MaxWatched];
+__attribute__((tls_model("initial-exec"))) thread_local unsigned NumWatched = 0;
+} // namespace
+
+extern "C" void *__libc_malloc(size_t);
+extern "C" void __libc_free(void *);
+
+void sleuth::rt::keepWatchedContents(ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache,
+                                     uintptr_t Block) {
+  for (unsigned I = NumWatched; I-- > 0;) {
+    WatchedContents &W = Watched[I];
+    if (W.Data != Block || W.Kept)
+      continue;
+    // The hook's own malloc, not the program's (no hook on malloc; the thread is in one).
+    W.Kept = __libc_malloc(W.Size);
+    if (W.Kept)
+      Shadow.copy(reinterpret_cast<uintptr_t>(W.Kept), Block, W.Size, Cache);
+    return;
+  }
+}
+
+extern "C" {
+void sleuth_watch_contents(const volatile void *Data, unsigned long Size) {
+  if (NumWatched == MaxWatched) {
+    if (Watched[0].Kept)
+      __libc_free(Watched[0].Kept);
+    std::copy(Watched + 1, Watched + MaxWatched, Watched);
+    --NumWatched;
+  }
+  Watched[NumWatched++] = {reinterpret_cast<uintptr_t>(Data), Size, nullptr};
+}
+
+void sleuth_moved_contents(const volatile void *Data, unsigned long Size) {
+  if (NumWatched == 0)
+    return;
+  WatchedContents W = Watched[--NumWatched];
+  uintptr_t To = reinterpret_cast<uintptr_t>(Data);
+  ThreadState &T = thread();
+  // Moved: the elements kept their places in the new storage (grown at the end). From the copy
+  // the free hook made, or, if their old storage was not freed (a string's buffer inside the
+  // object) or no hook ran, from that storage itself.
+  if (To != W.Data && Size != 0 && W.Size != 0) {
+    uintptr_t From = W.Kept ? reinterpret_cast<uintptr_t>(W.Kept) : W.Data;
+    shadow().copy(To, From, std::min(Size, W.Size), T.Leaves);
+  }
+  if (W.Kept) {
+    shadow().forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
+    __libc_free(W.Kept);
+  }
 }
 
 void sleuth_copy_origins(void *Dst, const void *Src, unsigned long Size) {

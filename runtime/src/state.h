@@ -223,6 +223,11 @@ ShadowMemory &shadow();
 /// in step with the heap (heap_hooks.cpp).
 bool shadowInUse();
 
+/// Called by the free hook, on its own leaf cache, just before it forgets the origins of the
+/// block at Block: if a container's elements being watched (sleuth_watch_contents) lie there,
+/// their origins are kept aside for sleuth_moved_contents.
+void keepWatchedContents(ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache, uintptr_t Block);
+
 enum class WriteReason { Exit, Signal, Explicit };
 void installExitHandlers();
 /// At exit or on a fatal signal (once), or on request: the dependence file if any unit of

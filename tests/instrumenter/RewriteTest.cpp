@@ -984,6 +984,69 @@ TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {
   EXPECT_NE(Text.find("__builtin_addressof(v), sizeof(v))"), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, LibraryCallsThatReadAContainerWholeReadItsElements) {
+  // The elements of a vector or string are written one by one, apart from the object: a
+  // library call that reads the container whole reads them too (sleuth::rdc_all); one that
+  // reads its size, an element or an iterator into it reads the object alone, and so does a
+  // binary search, a loop's iterator or a container whose elements are not in one array.
+  std::string Text =
+      rewrite("whole.cpp",
+              "#include <algorithm>\n"
+              "#include <iostream>\n"
+              "#include <map>\n"
+              "#include <numeric>\n"
+              "#include <string>\n"
+              "#include <string_view>\n"
+              "#include <vector>\n"
+              "int f(std::vector<int> v, std::string s, std::map<int, int> m) {\n"
+              "  int sum = std::accumulate(v.begin(), v.end(), 0);\n"
+              "  std::cout << s;\n"
+              "  std::vector<int> w = v;\n"
+              "  auto at = s.find('x');\n"
+              "  int n = static_cast<int>(v.size());\n"
+              "  int first = v[0];\n"
+              "  auto low = std::lower_bound(v.begin(), v.end(), 3);\n"
+              "  int total = std::accumulate(std::begin(w), std::end(w), 0);\n"
+              "  for (auto it = v.begin(); it != v.end(); ++it)\n"
+              "    ++n;\n"
+              "  auto k = m.find(1);\n"
+              "  s += 'c';\n"
+              "  int second = *(v.begin() + 1);\n"
+              "  std::string part = s.substr(1, 2);\n"
+              "  std::string_view view = s;\n"
+              "  bool none = std::empty(v);\n"
+              "  return sum + n + first + total + int(at) + int(low - v.begin()) +\n"
+              "         k->second + second + int(part.size() + view.size()) + none;\n"
+              "}\n",
+              {"-std=c++17"});
+  auto Has = [&Text](const std::string &Pattern) {
+    return std::regex_search(Text, std::regex(Pattern));
+  };
+  EXPECT_TRUE(Has(R"(std::accumulate\(sleuth::rdc_all\([^;]*, v\)\.begin\(\), )"
+                  R"(sleuth::rdc\([^;]*, v\)\.end\(\))"))
+      << Text;
+  EXPECT_TRUE(Has(R"(<< sleuth::rdc_all\([^;]*, s\)\))")) << Text;
+  EXPECT_TRUE(Has(R"(std::vector<int> w = sleuth::rdc_all\([^;]*, v\);)")) << Text;
+  EXPECT_TRUE(Has(R"(sleuth::rdc_all\([^;]*, s\)\.find\()")) << Text;
+  EXPECT_TRUE(Has(R"(static_cast<int>\(sleuth::rdc\([^;]*, v\)\.size\(\)\))")) << Text;
+  EXPECT_TRUE(Has(R"(int first = [^;]*sleuth::rdc\([^;]*, v\)\[0\])")) << Text;
+  EXPECT_TRUE(Has(R"(std::lower_bound\(sleuth::rdc\([^;]*, v\)\.begin\(\))")) << Text;
+  EXPECT_TRUE(Has(R"(std::accumulate\(std::begin\(sleuth::rdc_all\([^;]*, w\)\))")) << Text;
+  EXPECT_TRUE(Has(R"(auto it = sleuth::rd(_hot)?\(v\)\.begin\(\))")) << Text;
+  EXPECT_TRUE(Has(R"(auto k = sleuth::rdc\([^;]*, m\)\.find\(1\))")) << Text;
+  // Reads of a few elements: one step of a loop over them must not read them all.
+  // `s += 'c'` may move the characters (sleuth::watch_all before, wrote_moved after).
+  EXPECT_TRUE(Has(R"(sleuth::wrote_moved\([^;]*\(sleuth::watch_all\(s\), sleuth::rdc\([^;]*, s\) )"
+                  R"(\+= 'c'\)\))"))
+      << Text;
+  EXPECT_TRUE(Has(R"(int second = [^;]*\*\(sleuth::rdc\([^;]*, v\)\.begin\(\) \+ 1\))")) << Text;
+  EXPECT_TRUE(Has(R"(std::string part = sleuth::rdc\([^;]*, s\)\.substr\(1, 2\))")) << Text;
+  EXPECT_TRUE(Has(R"(std::string_view view = sleuth::rdc\([^;]*, s\);)")) << Text;
+  EXPECT_TRUE(Has(R"(bool none = std::empty\(sleuth::rdc\([^;]*, v\)\);)")) << Text;
+  EXPECT_EQ(Text.find("rd_all(m"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("rdc_all(&__sleuth_tu, &__sleuth_rc[0], 0u, m"), std::string::npos) << Text;
+}
+
 TEST_F(RewriteTest, LibraryCallsThatStoreIntoContainersWriteThem) {
   // A discarded non-const member call writes its object also when the full expression makes
   // temporaries (`v.push_back(a + 1)`, whose ExprWithCleanups hid that it was discarded); a
@@ -1005,19 +1068,22 @@ TEST_F(RewriteTest, LibraryCallsThatStoreIntoContainersWriteThem) {
                              "  return static_cast<int>(std::count(v.begin(), last, a)) + arr[0] + "
                              "out[0];\n"
                              "}\n");
+  // push_back may move the elements: watched before, carried over after (sleuth::moved_all).
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("\\(\\(v\\.push_back\\([^;]*\\)\\), sleuth_set\\(&__sleuth_tu, \\d+u, "
+      Text, std::regex("\\(sleuth::watch_all\\(v\\), v\\.push_back\\([^;]*\\), "
+                       "sleuth::moved_all\\(v\\), sleuth_set\\(&__sleuth_tu, \\d+u, "
                        "[^,]+, __builtin_addressof\\(v\\), sizeof\\(v\\)\\)\\)")))
       << Text;
+  // A vector's elements are written too (sleuth::wrote_all): the library moved them unseen.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("\\(\\(std::sort\\([^;]*\\)\\), sleuth_set\\(&__sleuth_tu, \\d+u, [^,]+, "
-                       "sleuth::address_of\\(v\\), sizeof\\(v\\)\\)\\)")))
+      Text, std::regex("\\(\\(std::sort\\([^;]*\\)\\), sleuth::wrote_all\\(&__sleuth_tu, \\d+u, "
+                       "[^,]+, v\\)\\)")))
       << Text;
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("std::back_inserter\\(out\\)\\)\\), sleuth_set\\([^;]*address_of\\(out\\)")))
+      Text, std::regex("std::back_inserter\\(out\\)\\)\\), sleuth::wrote_all\\([^;]*, out\\)\\)")))
       << Text;
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("auto last = sleuth::written_value\\(std::unique\\([^;]*\\), "
+      Text, std::regex("auto last = sleuth::written_all\\(std::unique\\([^;]*\\), "
                        "&__sleuth_tu, \\d+u, [^,]+, v\\);")))
       << Text;
   EXPECT_TRUE(std::regex_search(

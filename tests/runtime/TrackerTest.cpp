@@ -10,6 +10,7 @@
 // scenario made.
 #include "sleuth/runtime.h"
 #include "sleuth/slicer/dependences.h"
+#include "state.h"
 
 #include <cstdarg>
 #include <gtest/gtest.h>
@@ -1267,6 +1268,122 @@ TEST_F(TrackerTest, AStringIsReadToItsTerminator) {
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "<puts()>"), (Names{"buf[0]", "buf[1]", "buf[2]"}));
+}
+
+TEST_F(TrackerTest, AContainerReadWholeReadsEachOriginOfItsElementsOnce) {
+  // Six elements written alternately by two writes (and two never written), read whole: two
+  // pending reads, not one per element; the checked form records the same two edges.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b");
+    unsigned Use = U.site(VarSite, "use"), Sum = U.site(VarSite, "sum");
+    U.enter(0);
+    int e[6] = {0, 0, 0, 0, 0, 0};
+    for (int I = 0; I < 4; ++I)
+      U.set(I % 2 ? B : A, e[I]);
+    const sleuth_reads &Reads = sleuth_pending_reads;
+    long Before = Reads.top - Reads.reads;
+    sleuth_get_all(e, sizeof e);
+    require(Reads.top - Reads.reads == Before + 2, "one pending read per distinct origin");
+    int use = 0;
+    U.set(Use, use);
+    static unsigned Cache[2];
+    sleuth_getc_all(U.tu(), Cache, Sum, e, sizeof e);
+    require(Reads.top - Reads.reads == Before, "the checked form pushes nothing");
+    int sum = 0;
+    U.set(Sum, sum);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "use"), (Names{"a", "b"}));
+  EXPECT_EQ(dataOf(*R.Graph, "sum"), (Names{"a", "b"}));
+}
+
+TEST_F(TrackerTest, ALibraryWriteOfAContainerWritesItsElements) {
+  // std::sort(v.begin(), v.end()) of elements written by a and b: the write reads both and the
+  // object's old origin (compound), and each element, read later, leads to the sort alone.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Object = U.site(VarSite, "v"), A = U.site(VarSite, "a"), B = U.site(VarSite, "b");
+    unsigned Sort = U.site(VarSite, "sort", 0, {}, SLEUTH_FLAG_COMPOUND);
+    unsigned Use = U.site(VarSite, "use");
+    U.enter(0);
+    struct {
+      int *data;
+      unsigned long size;
+    } v;
+    int e[2] = {2, 1};
+    v.data = e;
+    v.size = 2;
+    U.decl(Object, v);
+    U.set(A, e[0]);
+    U.set(B, e[1]);
+    std::swap(e[0], e[1]);
+    sleuth_set_all(U.tu(), Sort, 0, &v, sizeof v, e, sizeof e);
+    get(e[1]);
+    int use = 0;
+    U.set(Use, use);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "sort"), (Names{"a", "b", "v"}));
+  EXPECT_EQ(dataOf(*R.Graph, "use"), Names{"sort"});
+}
+
+TEST_F(TrackerTest, ElementsMovedToNewStorageKeepTheirOrigins) {
+  // A vector growing as the library does it: new storage, the elements copied unseen, the old
+  // storage freed (whose origins the free hook forgets). Watched around the member, the
+  // elements keep their origins at their places in the new storage. Storage that was not freed
+  // (a string's buffer inside its object) is copied from where it is; unmoved, nothing changes.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
+    unsigned UseB = U.site(VarSite, "use b"), UseC = U.site(VarSite, "use c");
+    unsigned UseA = U.site(VarSite, "use a");
+    U.enter(0);
+    int *Old = static_cast<int *>(std::malloc(2 * sizeof(int)));
+    Old[0] = 1;
+    U.set(A, Old[0]);
+    Old[1] = 2;
+    U.set(B, Old[1]);
+    sleuth_watch_contents(Old, 2 * sizeof(int));
+    int *New = static_cast<int *>(std::malloc(4 * sizeof(int)));
+    std::memcpy(New, Old, 2 * sizeof(int));
+    // As the shared runtime's free hook does (this test links the archive, which has none).
+    namespace rt = sleuth::rt;
+    rt::ShadowMemory::LeafCache Cache;
+    rt::keepWatchedContents(rt::shadow(), Cache, reinterpret_cast<uintptr_t>(Old));
+    rt::shadow().forget(reinterpret_cast<uintptr_t>(Old), 2 * sizeof(int), Cache);
+    rt::shadow().giveBack(Cache);
+    std::free(Old);
+    sleuth_moved_contents(New, 3 * sizeof(int));
+    get(New[1]);
+    int use_b = New[1];
+    U.set(UseB, use_b);
+    // Not freed: copied from the old place.
+    char Inline[4] = {'x', 0, 0, 0};
+    U.set(C, Inline[0]);
+    sleuth_watch_contents(Inline, 1);
+    char *Grown = static_cast<char *>(std::malloc(8));
+    Grown[0] = Inline[0];
+    sleuth_moved_contents(Grown, 2);
+    get(Grown[0]);
+    int use_c = Grown[0];
+    U.set(UseC, use_c);
+    // Not moved: the elements' origins stay.
+    sleuth_watch_contents(New, 3 * sizeof(int));
+    sleuth_moved_contents(New, 4 * sizeof(int));
+    get(New[0]);
+    int use_a = New[0];
+    U.set(UseA, use_a);
+    std::free(New);
+    std::free(Grown);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "use b"), Names{"b"});
+  EXPECT_EQ(dataOf(*R.Graph, "use c"), Names{"c"});
+  EXPECT_EQ(dataOf(*R.Graph, "use a"), Names{"a"});
 }
 
 TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {

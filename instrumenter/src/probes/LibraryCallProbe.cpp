@@ -6,6 +6,7 @@
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -31,11 +32,72 @@ static bool isTrackableObject(const Expr *E, FunctionInstrumenter &F, bool Scala
   return F.Ctx.fileRange(E).isValid();
 }
 
-static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false) {
+// True if T is a standard container whose elements lie in one array that its data() and
+// size() give (std::vector, std::basic_string, std::array, std::basic_string_view, std::span).
+// The program writes such elements one by one (`v[i] = x`, `*it = c`), which changes nothing
+// in the container object: a library call that reads the container whole must read them too.
+// Only these classes of the standard, whose data() and size() are plain accessors (another
+// library's non-const data() may copy on write, a range view's data() may not compile), and
+// only where they have both (std::vector<bool>, C++98's vector have no data()).
+static bool isContiguousContainer(QualType T, ASTContext &Ast) {
+  static const llvm::StringSet<> Names = {"vector", "basic_string", "array", "basic_string_view",
+                                          "span"};
+  const CXXRecordDecl *Record = T->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition() || !Record->isInStdNamespace() || T->isDependentType() ||
+      !Record->getDeclName().isIdentifier() || !Names.contains(Record->getName()))
+    return false;
+  // A public member of no parameters; data() returning a pointer to the elements (a deleted
+  // `void data()` is how std::vector<bool> says it has none).
+  auto Has = [&](llvm::StringRef Name, bool Pointer) {
+    for (const NamedDecl *D : Record->lookup(&Ast.Idents.get(Name)))
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(D->getUnderlyingDecl());
+          Method && Method->getNumParams() == 0 && !Method->isStatic() && !Method->isDeleted() &&
+          Method->getAccess() == AS_public &&
+          (!Pointer || (Method->getReturnType()->isPointerType() &&
+                        Method->getReturnType()->getPointeeType()->isObjectType())))
+        return true;
+    return false;
+  };
+  return Has("data", true) && Has("size", false);
+}
+
+// Reads E, a class-type object (with Scalars, also a scalar one bound to a reference); with
+// Whole, a contiguous container's elements as well (isContiguousContainer).
+static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false,
+                       bool Whole = false) {
   if (!isTrackableObject(E, F, Scalars))
     return;
-  F.addRead(F.Ctx.fileRange(E), ReadProbe::cxxRead(F));
+  if (Whole && isContiguousContainer(E->getType(), F.Ctx.Ast))
+    F.addRead(F.Ctx.fileRange(E),
+              {"sleuth::rd_all(", ")", "sleuth::rdc_all(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, ",
+               ")"});
+  else
+    F.addRead(F.Ctx.fileRange(E), ReadProbe::cxxRead(F));
   F.countProbe();
+}
+
+// True if the library function Callee reads a range of elements to its end, or may:
+// `std::accumulate`, `std::find`, a container's constructor; not a binary search nor an
+// iterator's step, whose few reads a read of every element would make linear.
+static bool readsRange(const FunctionDecl *Callee) {
+  static const llvm::StringSet<> Sublinear = {
+      "lower_bound", "upper_bound", "equal_range", "binary_search", "partition_point",
+      "advance",     "next",        "prev",        "distance",      "push_heap",
+      "pop_heap",    "begin",       "end",         "cbegin",        "cend",
+      "rbegin",      "rend",        "crbegin",     "crend",         "move",
+      "forward",     "as_const",    "empty",       "ssize",         "get"};
+  return !(Callee->getDeclName().isIdentifier() && Sublinear.contains(Callee->getName()));
+}
+
+// True if E (an iterator: `v.begin()`, `std::begin(v)`) is itself an argument of a library call
+// or constructor that reads its range (readsRange), past the copies and temporaries around it.
+static bool isRangeArgument(const Expr *E, FunctionInstrumenter &F);
+static bool isLibraryFunction(const FunctionDecl *Callee, FunctionInstrumenter &F);
+
+// True if Callee is `begin` and its kind (`cbegin`, `rbegin`, `crbegin`), the start of a range.
+static bool isRangeStart(const FunctionDecl *Callee) {
+  static const llvm::StringSet<> Names = {"begin", "cbegin", "rbegin", "crbegin"};
+  return Callee && Callee->getDeclName().isIdentifier() && Names.contains(Callee->getName());
 }
 
 static bool isCompoundOperator(OverloadedOperatorKind K) {
@@ -104,15 +166,36 @@ static bool writesArgument(const CallExpr *Call, const FunctionDecl *Callee, uns
   return P && writesThrough(P, Callee) && !isStream(Call->getArg(I)->getType());
 }
 
+static bool refersTo(const FunctionDecl *Callee);
+
 // Reads argument I of the call unless the call writes it: a class-type object, or any object
 // bound to a reference parameter, which no lvalue-to-rvalue conversion reads
 // (`v.push_back(x)`, `std::max(a, b)` take `const int &`; `emplace_back(x)` a forwarding one).
 static void readArgument(const CallExpr *Call, const FunctionDecl *Callee, unsigned I,
                          FunctionInstrumenter &F) {
-  if (writesArgument(Call, Callee, I))
+  // `std::begin(v)` takes `v` by non-const reference without writing it.
+  bool Iterator = Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+                  llvm::StringSwitch<bool>(Callee->getName())
+                      .Cases("begin", "cbegin", "rbegin", "crbegin", true)
+                      .Cases("end", "cend", "rend", "crend", true)
+                      .Default(false);
+  if (writesArgument(Call, Callee, I) && !Iterator)
     return;
   const ParmVarDecl *P = parameterOf(Call, Callee, I);
-  readObject(Call->getArg(I), F, P && P->getType()->isReferenceType());
+  // A container argument is read whole (`std::cout << s`, `w = v`, `s == t`), but the object
+  // of `v[i]` (or `it->x`, `f()`), the container of an iterator that nothing reads to its end,
+  // and the target of `s += t`, whose old elements stay where they are (the write reads the
+  // object; a loop appending a character at a time would read the whole string each time).
+  bool Whole;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    Whole = !(I == 0 && (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Arrow ||
+                         Op->getOperator() == OO_Call || Op->getOperator() == OO_Star ||
+                         isCompoundOperator(Op->getOperator())));
+  else if (Callee->isInStdNamespace() && isRangeStart(Callee))
+    Whole = isRangeArgument(Call, F); // std::begin(v)
+  else
+    Whole = readsRange(Callee) && !refersTo(Callee);
+  readObject(Call->getArg(I), F, P && P->getType()->isReferenceType(), Whole);
 }
 
 // Arguments that the library call writes through non-const lvalue references: `std::cin >> x`,
@@ -269,6 +352,63 @@ static bool isAccessor(const CXXMethodDecl *Method) {
   return Method->getDeclName().isIdentifier() && Names.contains(Method->getName());
 }
 
+// A member that reads a container's object, not its elements: its size, an iterator, one
+// element (which the element's own read follows), a view of it.
+static bool isStructural(const CXXMethodDecl *Method) {
+  static const llvm::StringSet<> Names = {"size",  "length",  "empty",  "capacity",     "max_size",
+                                          "begin", "end",     "cbegin", "cend",         "rbegin",
+                                          "rend",  "crbegin", "crend",  "data",         "c_str",
+                                          "at",    "front",   "back",   "get_allocator"};
+  return isa<CXXConversionDecl>(Method) || // `std::string_view view = s;`
+         (Method->getDeclName().isIdentifier() && Names.contains(Method->getName()));
+}
+
+// A member that may move a container's elements to new storage as it grows it, keeping their
+// places (those of insert and emplace before the position).
+static bool mayMoveElements(const CXXMethodDecl *Method) {
+  static const llvm::StringSet<> Names = {"push_back", "emplace_back", "insert",        "emplace",
+                                          "resize",    "reserve",      "shrink_to_fit", "append"};
+  return Method->getDeclName().isIdentifier() && Names.contains(Method->getName());
+}
+
+// A search or copy of part of a string from a position (`s.substr(i, 3)`, `s.find(c, from)`,
+// `s.compare(i, n, t)`): it reads a few elements, which a read of all would make linear in a
+// loop over the string. It reads the object only (its elements' own origins are not followed).
+static bool isPositional(const CXXMemberCallExpr *Call) {
+  static const llvm::StringSet<> Names = {"substr",           "find",         "rfind",
+                                          "find_first_of",    "find_last_of", "find_first_not_of",
+                                          "find_last_not_of", "compare",      "copy"};
+  const CXXMethodDecl *Method = Call->getMethodDecl();
+  if (!Method->getDeclName().isIdentifier() || !Names.contains(Method->getName()))
+    return false;
+  unsigned Explicit = 0;
+  for (const Expr *Arg : Call->arguments())
+    Explicit += !isa<CXXDefaultArgExpr>(Arg);
+  return Explicit >= 2 || Method->getName() == "substr";
+}
+
+static bool isRangeArgument(const Expr *E, FunctionInstrumenter &F) {
+  const Stmt *Parent = F.Ctx.parent(E);
+  while (Parent &&
+         (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+              ExprWithCleanups>(Parent) ||
+          (isa<CXXConstructExpr>(Parent) && !isa<CXXTemporaryObjectExpr>(Parent) &&
+           cast<CXXConstructExpr>(Parent)->getNumArgs() == 1 &&
+           cast<CXXConstructExpr>(Parent)->getConstructor()->isCopyOrMoveConstructor()))) {
+    E = cast<Expr>(Parent);
+    Parent = F.Ctx.parent(Parent);
+  }
+  // Not an operator's operand: `*(v.begin() + i)` reads one element.
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+      Call && !isa<CXXOperatorCallExpr>(Call)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && Call->getCallee() != E && isLibraryFunction(Callee, F) && readsRange(Callee);
+  }
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Parent))
+    return isLibraryFunction(Construct->getConstructor(), F);
+  return false;
+}
+
 // The standard algorithms that store through an iterator range or an output iterator.
 static bool isMutatingAlgorithm(const FunctionDecl *Callee) {
   static const llvm::StringSet<> Names = {"sort",
@@ -405,12 +545,19 @@ static void recordAlgorithmWrite(const CallExpr *Call, const FunctionDecl *Calle
   F.claimReads(Call, Site);
   std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
   CharSourceRange R = F.Ctx.fileRange(Call);
-  if (Discarded)
+  // A container's elements are written as well: each kept the origin of whatever was at its
+  // place, and the elements' own reads (`v[0]` after the sort) would find it.
+  bool Whole = isContiguousContainer(T, F.Ctx.Ast);
+  if (Discarded && Whole)
+    F.Ctx.wrap(R, Call->getType()->isVoidType() ? "((" : "((void)(",
+               "), sleuth::wrote_all(" + Unit + ", " + Text + "))");
+  else if (Discarded)
     F.Ctx.wrap(R, Call->getType()->isVoidType() ? "((" : "((void)(",
                "), sleuth_set(" + Unit + ", sleuth::address_of(" + Text + "), sizeof(" + Text +
                    ")))");
   else
-    F.Ctx.wrap(R, "sleuth::written_value(", ", " + Unit + ", " + Text + ")");
+    F.Ctx.wrap(R, Whole ? "sleuth::written_all(" : "sleuth::written_value(",
+               ", " + Unit + ", " + Text + ")");
   F.markConsumed(Call);
   F.countProbe();
 }
@@ -625,7 +772,7 @@ void LibraryCallProbe::instrumentConstruction(const CXXConstructExpr *Construct,
     const ParmVarDecl *P = I < Ctor->getNumParams() ? Ctor->getParamDecl(I) : nullptr;
     if (isa<CXXDefaultArgExpr>(Arg) || (P && writesThrough(P, Ctor) && !isCompilerWritten(Ctor)))
       continue;
-    readObject(Arg, F, P && P->getType()->isReferenceType());
+    readObject(Arg, F, P && P->getType()->isReferenceType(), /*Whole=*/true);
   }
 }
 
@@ -673,8 +820,15 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
       unsigned Site = F.addSite(SiteKind::Var, Call, Target->getBeginLoc(), F.Ctx.text(Target),
                                 K == OO_Equal ? 0 : CompoundWrite);
       F.claimReads(Call, Site);
-      F.Ctx.wrap(Call, "sleuth::wrote(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", ",
-                 ")");
+      std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", ";
+      if (K == OO_PlusEqual && isContiguousContainer(Target->getType(), F.Ctx.Ast) &&
+          isRepeatable(Target, F.Ctx.Ast)) // `s += t` may move s's characters
+        F.Ctx.wrap(Call,
+                   "sleuth::wrote_moved(" + Unit + "(sleuth::watch_all(" + F.Ctx.text(Target) +
+                       "), ",
+                   "))");
+      else
+        F.Ctx.wrap(Call, "sleuth::wrote(" + Unit, ")");
       F.markConsumed(Call);
       F.countProbe();
     }
@@ -695,14 +849,26 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     if (Method->isConst() ||
         (!Discarded && (!PassesValue || isAccessor(Method) || isStream(Object->getType()))) ||
         !isRepeatable(Object, F.Ctx.Ast) || !isTrackableObject(Object, F)) {
-      readObject(Object, F);
+      // `s.find(c)`, `s.substr(1)` read the elements; `v.size()`, `v.at(i)` the object only;
+      // `v.begin()` where a library call reads the range from it (std::accumulate) all of it.
+      readObject(Object, F, false,
+                 isRangeStart(Method) ? isRangeArgument(Call, F)
+                                      : !isStructural(Method) && !isPositional(Member));
       return true;
     }
     // out.push_back(c): the object now depends on the arguments and on its old contents.
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
     F.claimReads(Call, Site);
-    if (Discarded)
+    if (Discarded && mayMoveElements(Method) && isContiguousContainer(Object->getType(), F.Ctx.Ast))
+      // Void calls on the left of each comma (Clang's -Wcomma).
+      F.Ctx.wrap(F.Ctx.fileRange(Call),
+                 "(sleuth::watch_all(" + Text + "), " +
+                     (Call->getType()->isVoidType() ? "" : "(void)("),
+                 std::string(Call->getType()->isVoidType() ? "" : ")") + ", sleuth::moved_all(" +
+                     Text + "), sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+                     ", __builtin_addressof(" + Text + "), sizeof(" + Text + ")))");
+    else if (Discarded)
       F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text,
                                Call->getType()->isVoidType());
     else

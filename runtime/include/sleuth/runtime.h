@@ -785,6 +785,28 @@ SLEUTH_PROBE void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned
                                  unsigned ctl, const volatile void *a, const volatile void *b,
                                  unsigned long size);
 
+/* The elements of a standard contiguous container (std::vector, std::string, std::array...),
+ * `size` bytes at `data`, which a library call reads whole (`std::accumulate(v.begin(), v.end(),
+ * 0)`, `std::cout << s`, a copy): the program writes them one by one (`v[i] = x`), apart from
+ * the container object. Their distinct origins become pending reads... */
+SLEUTH_PROBE void sleuth_get_all(const volatile void *data, unsigned long size);
+/* ... or are checked against node `site` (see sleuth_getc). */
+SLEUTH_PROBE void sleuth_getc_all(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                  const volatile void *data, unsigned long size);
+/* A library call just stored into a container's elements unseen (`std::sort(v.begin(),
+ * v.end())`): the object at addr and its `data_size` bytes of elements at `data` become writes
+ * of node `site`, which reads what the elements had (and, compound, the object's old origin). */
+SLEUTH_PROBE void sleuth_set_all(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                 const volatile void *addr, unsigned long size,
+                                 const volatile void *data, unsigned long data_size);
+
+/* Around a library member that may move a container's elements to new storage as it grows
+ * (`v.push_back(x)`, `s += t`): the elements (`size` bytes at `data`) before the call... */
+SLEUTH_PROBE void sleuth_watch_contents(const volatile void *data, unsigned long size);
+/* ... and after it: if they moved, the elements that were there keep their origins in the new
+ * storage (which the library filled unseen). */
+SLEUTH_PROBE void sleuth_moved_contents(const volatile void *data, unsigned long size);
+
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                                unsigned long size);
@@ -1355,6 +1377,50 @@ __attribute__((always_inline)) inline T &rdc_hot(sleuth_tu *Tu, unsigned *Cache,
                                                  T &Lvalue) {
   sleuth_getc_hot(Tu, Cache, Site, address_of(Lvalue), sizeof(T));
   return Lvalue;
+}
+
+/* The elements of a standard contiguous container (the instrumenter passes only those: a
+ * std:: class with data() and size()), through its const members. */
+template <class T> inline const volatile void *contents_of(const T &Container) {
+  return Container.data();
+}
+template <class T> inline unsigned long contents_size(const T &Container) {
+  return static_cast<unsigned long>(Container.size()) * sizeof(*Container.data());
+}
+/* A read of a container whole: the object and its elements (sleuth_get_all), yielding it. */
+template <class T> inline T &rd_all(T &Container) {
+  sleuth_get(address_of(Container), sizeof(T));
+  sleuth_get_all(contents_of(Container), contents_size(Container));
+  return Container;
+}
+template <class T> inline T &rdc_all(sleuth_tu *Tu, unsigned *Cache, unsigned Site, T &Container) {
+  sleuth_getc(Tu, Cache, Site, address_of(Container), sizeof(T));
+  sleuth_getc_all(Tu, Cache, Site, contents_of(Container), contents_size(Container));
+  return Container;
+}
+/* sleuth_watch_contents and sleuth_moved_contents of a container. */
+template <class T> inline void watch_all(const T &Container) {
+  sleuth_watch_contents(contents_of(Container), contents_size(Container));
+}
+template <class T> inline void moved_all(const T &Container) {
+  sleuth_moved_contents(contents_of(Container), contents_size(Container));
+}
+/* A compound assignment of a container that may move its elements (`s += t`), just made. */
+template <class T> inline T &wrote_moved(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Container) {
+  moved_all(Container);
+  return wrote(Tu, Site, Ctl, Container);
+}
+/* A library call's write of a container and its elements (sleuth_set_all), just made. */
+template <class T> inline void wrote_all(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Container) {
+  sleuth_set_all(Tu, Site, Ctl, address_of(Container), sizeof(T), contents_of(Container),
+                 contents_size(Container));
+}
+/* The same, passing on the call's value (see written_value). */
+template <class R, class T>
+inline R written_all(R &&Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Container) {
+  wrote_all(Tu, Site, Ctl, Container);
+  sleuth_use(Tu->base + Site);
+  return static_cast<R &&>(Result);
 }
 } // namespace sleuth
 #endif
