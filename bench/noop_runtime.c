@@ -78,6 +78,13 @@ void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned site_b, unsi
 void sleuth_get_all(const volatile void *d, unsigned long n) { (void)d, (void)n; }
 void sleuth_watch_contents(const volatile void *d, unsigned long n) { (void)d, (void)n; }
 void sleuth_moved_contents(const volatile void *d, unsigned long n) { (void)d, (void)n; }
+void sleuth_watch_contents_at(const volatile void *d, unsigned long n, unsigned long at) {
+  (void)d, (void)n, (void)at;
+}
+void sleuth_shifted_contents(struct sleuth_tu *tu, unsigned site, const volatile void *d,
+                             unsigned long n) {
+  (void)tu, (void)site, (void)d, (void)n;
+}
 void sleuth_getc_all(struct sleuth_tu *tu, unsigned *cache, unsigned site, const volatile void *d,
                      unsigned long n) {
   (void)tu, (void)cache, (void)site, (void)d, (void)n;

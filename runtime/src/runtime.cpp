@@ -470,7 +470,8 @@ namespace {
 struct WatchedContents {
   uintptr_t Data;
   unsigned long Size;
-  void *Kept; // malloc'd: its shadow holds the elements' origins
+  unsigned long At; // an insert's or erase's position, in bytes (sleuth_watch_contents_at)
+  void *Kept;       // malloc'd: its shadow holds the elements' origins
 };
 constexpr unsigned MaxWatched = 4;
 __attribute__((tls_model("initial-exec"))) thread_local WatchedContents Watched[MaxWatched];
@@ -495,14 +496,18 @@ void sleuth::rt::keepWatchedContents(ShadowMemory &Shadow, ShadowMemory::LeafCac
 }
 
 extern "C" {
-void sleuth_watch_contents(const volatile void *Data, unsigned long Size) {
+void sleuth_watch_contents_at(const volatile void *Data, unsigned long Size, unsigned long At) {
   if (NumWatched == MaxWatched) {
     if (Watched[0].Kept)
       __libc_free(Watched[0].Kept);
     std::copy(Watched + 1, Watched + MaxWatched, Watched);
     --NumWatched;
   }
-  Watched[NumWatched++] = {reinterpret_cast<uintptr_t>(Data), Size, nullptr};
+  Watched[NumWatched++] = {reinterpret_cast<uintptr_t>(Data), Size, At < Size ? At : Size, nullptr};
+}
+
+void sleuth_watch_contents(const volatile void *Data, unsigned long Size) {
+  sleuth_watch_contents_at(Data, Size, Size);
 }
 
 void sleuth_moved_contents(const volatile void *Data, unsigned long Size) {
@@ -520,6 +525,37 @@ void sleuth_moved_contents(const volatile void *Data, unsigned long Size) {
   }
   if (W.Kept) {
     shadow().forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
+    __libc_free(W.Kept);
+  }
+}
+
+void sleuth_shifted_contents(sleuth_tu *Tu, unsigned Site, const volatile void *Data,
+                             unsigned long Size) {
+  if (NumWatched == 0)
+    return;
+  WatchedContents W = Watched[--NumWatched];
+  ThreadState &T = thread();
+  ShadowMemory &Shadow = shadow();
+  uintptr_t To = reinterpret_cast<uintptr_t>(Data);
+  uintptr_t From = W.Kept ? reinterpret_cast<uintptr_t>(W.Kept) : W.Data;
+  unsigned long Old = W.Size, At = W.At;
+  // The elements before the position kept their places (in new storage if they moved), those
+  // after it moved by what was erased or inserted; inserted ones are the call's.
+  if (To != W.Data && At != 0)
+    Shadow.copy(To, From, std::min(At, Size), T.Leaves);
+  if (Size < Old) {
+    unsigned long Erased = Old - Size;
+    if (At + Erased <= Old && Old - At - Erased != 0)
+      Shadow.copy(To + At, From + At + Erased, Old - At - Erased, T.Leaves);
+  } else {
+    unsigned long Inserted = Size - Old;
+    if (Old != At)
+      Shadow.copy(To + At + Inserted, From + At, Old - At, T.Leaves);
+    if (Inserted != 0)
+      Shadow.assign(To + At, Inserted, nodeOf(Tu, Site), T.Leaves);
+  }
+  if (W.Kept) {
+    Shadow.forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
     __libc_free(W.Kept);
   }
 }

@@ -1047,6 +1047,34 @@ TEST_F(RewriteTest, LibraryCallsThatReadAContainerWholeReadItsElements) {
   EXPECT_EQ(Text.find("rdc_all(&__sleuth_tu, &__sleuth_rc[0], 0u, m"), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, InsertsAndErasesRememberTheirPosition) {
+  // An insert or erase shifts the elements after its position: the position is taken before
+  // the call (an iterator's from begin(), or an index) and the origins shifted after it; a
+  // position with side effects is not evaluated twice, and the call is a plain write.
+  std::string Text = rewrite("shift.cpp", "#include <string>\n"
+                                          "#include <vector>\n"
+                                          "int next();\n"
+                                          "void f(std::vector<int> &v, std::string &s, int i) {\n"
+                                          "  v.erase(v.begin() + i);\n"
+                                          "  for (auto it = v.begin(); it != v.end();)\n"
+                                          "    it = v.erase(it);\n"
+                                          "  s.erase(0, 1);\n"
+                                          "  s.insert(s.begin(), 'x');\n"
+                                          "  v.erase(v.begin() + next());\n"
+                                          "}\n");
+  auto Has = [&Text](const std::string &Pattern) {
+    return std::regex_search(Text, std::regex(Pattern));
+  };
+  EXPECT_TRUE(Has(R"(\(sleuth::watch_at\(v, v\.begin\(\) \+ i\), \(void\)\(v\.erase\([^;]*\)\), )"
+                  R"(sleuth_set\([^;]*\), sleuth::shifted_all\(&__sleuth_tu, \d+u, v\)\);)"))
+      << Text;
+  EXPECT_TRUE(Has(R"(it = sleuth::written_shifted\(\(sleuth::watch_at\(v, it\), v\.erase\()"))
+      << Text;
+  EXPECT_TRUE(Has(R"(\(sleuth::watch_index\(s, 0\), \(void\)\(s\.erase\(0, 1\)\))")) << Text;
+  EXPECT_TRUE(Has(R"(\(sleuth::watch_at\(s, s\.begin\(\)\), )")) << Text;
+  EXPECT_EQ(Text.find("watch_at(v, v.begin() + next())"), std::string::npos) << Text;
+}
+
 TEST_F(RewriteTest, LibraryCallsThatStoreIntoContainersWriteThem) {
   // A discarded non-const member call writes its object also when the full expression makes
   // temporaries (`v.push_back(a + 1)`, whose ExprWithCleanups hid that it was discarded); a

@@ -1386,6 +1386,46 @@ TEST_F(TrackerTest, ElementsMovedToNewStorageKeepTheirOrigins) {
   EXPECT_EQ(dataOf(*R.Graph, "use a"), Names{"a"});
 }
 
+TEST_F(TrackerTest, AnEraseOrInsertShiftsTheOriginsOfTheElementsAfterIt) {
+  // e = {a, b, c}: erasing e[0] in place leaves {b, c}, whose origins move left with them;
+  // inserting x at e[1] then gives {b, x, c}, the inserted element the insert's node.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
+    unsigned Erase = U.site(VarSite, "erase"), Insert = U.site(VarSite, "insert");
+    unsigned Use0 = U.site(VarSite, "use 0"), Use1 = U.site(VarSite, "use 1");
+    unsigned Use2 = U.site(VarSite, "use 2");
+    U.enter(0);
+    int e[3] = {1, 2, 3};
+    U.set(A, e[0]);
+    U.set(B, e[1]);
+    U.set(C, e[2]);
+    sleuth_watch_contents_at(e, sizeof e, 0);
+    e[0] = e[1];
+    e[1] = e[2];
+    int object = 0;
+    U.set(Erase, object);
+    sleuth_shifted_contents(U.tu(), Erase, e, 2 * sizeof(int));
+    sleuth_watch_contents_at(e, 2 * sizeof(int), sizeof(int));
+    e[2] = e[1];
+    e[1] = 9;
+    U.set(Insert, object);
+    sleuth_shifted_contents(U.tu(), Insert, e, 3 * sizeof(int));
+    int use = 0;
+    get(e[0]);
+    U.set(Use0, use);
+    get(e[1]);
+    U.set(Use1, use);
+    get(e[2]);
+    U.set(Use2, use);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "use 0"), Names{"b"});
+  EXPECT_EQ(dataOf(*R.Graph, "use 1"), Names{"insert"});
+  EXPECT_EQ(dataOf(*R.Graph, "use 2"), Names{"c"});
+}
+
 TEST_F(TrackerTest, ADiscardedLibraryCallIsANodeOfItsArgumentsReads) {
   // printf("%d", x); under a test: the <printf()> node reads x and is controlled by the test;
   // it consumes the reads, so the next node does not get them. Internal call sites stay out of

@@ -387,6 +387,77 @@ static bool isPositional(const CXXMemberCallExpr *Call) {
   return Explicit >= 2 || Method->getName() == "substr";
 }
 
+// True if E, a position in a container, may be evaluated once more with the same result: as
+// isRepeatable, and also where it steps an iterator from a container's begin or end
+// (`v.begin() + i`, `std::next(s.begin(), n)`, `v.end() - 1`), calls that change nothing.
+static bool isRepeatablePosition(const Expr *E, ASTContext &Ast) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+    return isRepeatablePosition(Temporary->getSubExpr(), Ast);
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+    return isRepeatablePosition(Bind->getSubExpr(), Ast);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      Construct && Construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(E))
+    return isRepeatablePosition(Construct->getArg(0), Ast); // an iterator's copy or conversion
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub))
+    return isRepeatablePosition(B->getLHS(), Ast) && isRepeatablePosition(B->getRHS(), Ast);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus)) {
+    for (const Expr *Arg : Op->arguments())
+      if (!isRepeatablePosition(Arg, Ast))
+        return false;
+    return true;
+  }
+  auto Named = [](const FunctionDecl *D, std::initializer_list<llvm::StringRef> Names) {
+    if (!D || !D->getDeclName().isIdentifier())
+      return false;
+    for (llvm::StringRef Name : Names)
+      if (D->getName() == Name)
+        return true;
+    return false;
+  };
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+    return Named(Member->getMethodDecl(), {"begin", "end", "cbegin", "cend"}) &&
+           Member->getImplicitObjectArgument() &&
+           isRepeatable(Member->getImplicitObjectArgument(), Ast);
+  if (const auto *Step = dyn_cast<CallExpr>(E);
+      Step && !isa<CXXOperatorCallExpr>(Step) && Step->getDirectCallee() &&
+      Step->getDirectCallee()->isInStdNamespace() &&
+      Named(Step->getDirectCallee(), {"next", "prev", "begin", "end", "cbegin", "cend"})) {
+    for (const Expr *Arg : Step->arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg) && !isRepeatablePosition(Arg, Ast))
+        return false;
+    return true;
+  }
+  return isRepeatable(E, Ast);
+}
+
+// For `v.erase(pos)`, `v.insert(pos, x)`, `s.erase(i, n)`, `s.insert(i, t)` of a contiguous
+// container, which shift the elements after the position: the probe that watches the elements
+// and remembers the position before the call (sleuth::watch_at for an iterator, watch_index for
+// an index), evaluating the position's text once more; empty if it has side effects.
+static std::string shiftWatch(const CXXMemberCallExpr *Call, const std::string &Object,
+                              FunctionInstrumenter &F) {
+  const CXXMethodDecl *Method = Call->getMethodDecl();
+  static const llvm::StringSet<> Names = {"erase", "insert", "emplace"};
+  if (!Method->getDeclName().isIdentifier() || !Names.contains(Method->getName()))
+    return "";
+  if (Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return "sleuth::watch_index(" + Object + ", 0)"; // s.erase()
+  const Expr *Position = Call->getArg(0)->IgnoreParens();
+  if (Position->isInstantiationDependent() || !isRepeatablePosition(Position, F.Ctx.Ast) ||
+      F.Ctx.fileRange(Position).isInvalid())
+    return "";
+  std::string Text = F.Ctx.text(F.Ctx.fileRange(Position));
+  QualType T = Position->IgnoreImpCasts()->getType();
+  if (T->isIntegralOrEnumerationType())
+    return "sleuth::watch_index(" + Object + ", " + Text + ")";
+  if (T->isRecordType() || T->isPointerType())
+    return "sleuth::watch_at(" + Object + ", " + Text + ")";
+  return "";
+}
+
 static bool isRangeArgument(const Expr *E, FunctionInstrumenter &F) {
   const Stmt *Parent = F.Ctx.parent(E);
   while (Parent &&
@@ -860,7 +931,21 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     std::string Text = F.Ctx.text(Object);
     unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
     F.claimReads(Call, Site);
-    if (Discarded && mayMoveElements(Method) && isContiguousContainer(Object->getType(), F.Ctx.Ast))
+    std::string Watch = isContiguousContainer(Object->getType(), F.Ctx.Ast)
+                            ? shiftWatch(Member, Text, F)
+                            : std::string();
+    std::string Write = "sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+                        ", __builtin_addressof(" + Text + "), sizeof(" + Text + "))";
+    if (!Watch.empty() && Discarded)
+      F.Ctx.wrap(F.Ctx.fileRange(Call),
+                 "(" + Watch + ", " + (Call->getType()->isVoidType() ? "" : "(void)("),
+                 std::string(Call->getType()->isVoidType() ? "" : ")") + ", " + Write +
+                     ", sleuth::shifted_all(" + F.Ctx.unitAndSite(Site) + ", " + Text + "))");
+    else if (!Watch.empty())
+      F.Ctx.wrap(F.Ctx.fileRange(Call), "sleuth::written_shifted((" + Watch + ", ",
+                 "), " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
+    else if (Discarded && mayMoveElements(Method) &&
+             isContiguousContainer(Object->getType(), F.Ctx.Ast))
       // Void calls on the left of each comma (Clang's -Wcomma).
       F.Ctx.wrap(F.Ctx.fileRange(Call),
                  "(sleuth::watch_all(" + Text + "), " +

@@ -806,6 +806,15 @@ SLEUTH_PROBE void sleuth_watch_contents(const volatile void *data, unsigned long
 /* ... and after it: if they moved, the elements that were there keep their origins in the new
  * storage (which the library filled unseen). */
 SLEUTH_PROBE void sleuth_moved_contents(const volatile void *data, unsigned long size);
+/* The same around an insert or erase at byte `at` of the elements (`v.erase(v.begin() + i)`,
+ * `s.insert(0, t)`), which shifts the elements after it... */
+SLEUTH_PROBE void sleuth_watch_contents_at(const volatile void *data, unsigned long size,
+                                           unsigned long at);
+/* ... after it, once node `site` wrote the container: those before the position keep their
+ * origins (in the new storage if they moved), those after it move with their elements, and the
+ * inserted ones are the node's. */
+SLEUTH_PROBE void sleuth_shifted_contents(struct sleuth_tu *tu, unsigned site,
+                                          const volatile void *data, unsigned long size);
 
 /* For lvalues with side effects: remember the target before the store, returns addr... */
 SLEUTH_PROBE void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
@@ -1404,6 +1413,28 @@ template <class T> inline void watch_all(const T &Container) {
 }
 template <class T> inline void moved_all(const T &Container) {
   sleuth_moved_contents(contents_of(Container), contents_size(Container));
+}
+/* sleuth_watch_contents_at for an insert or erase at iterator `Position` or at index `Index`. */
+template <class T, class I> inline void watch_at(const T &Container, const I &Position) {
+  sleuth_watch_contents_at(contents_of(Container), contents_size(Container),
+                           static_cast<unsigned long>(Position - Container.begin()) *
+                               sizeof(*Container.data()));
+}
+template <class T, class N> inline void watch_index(const T &Container, N Index) {
+  sleuth_watch_contents_at(contents_of(Container), contents_size(Container),
+                           static_cast<unsigned long>(Index) * sizeof(*Container.data()));
+}
+template <class T> inline void shifted_all(sleuth_tu *Tu, unsigned Site, const T &Container) {
+  sleuth_shifted_contents(Tu, Site, contents_of(Container), contents_size(Container));
+}
+/* An insert or erase whose value is used (`it = v.erase(it)`): the write, the shift, and the
+ * value reads the write (see written_value). */
+template <class R, class T>
+inline R written_shifted(R &&Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Container) {
+  sleuth_set(Tu, Site, Ctl, address_of(Container), sizeof(T));
+  shifted_all(Tu, Site, Container);
+  sleuth_use(Tu->base + Site);
+  return static_cast<R &&>(Result);
 }
 /* A compound assignment of a container that may move its elements (`s += t`), just made. */
 template <class T> inline T &wrote_moved(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T &Container) {
