@@ -387,6 +387,16 @@ static bool isPositional(const CXXMemberCallExpr *Call) {
   return Explicit >= 2 || Method->getName() == "substr";
 }
 
+// True if D is a function named one of Names.
+static bool isNamed(const FunctionDecl *D, std::initializer_list<llvm::StringRef> Names) {
+  if (!D || !D->getDeclName().isIdentifier())
+    return false;
+  for (llvm::StringRef Name : Names)
+    if (D->getName() == Name)
+      return true;
+  return false;
+}
+
 // True if E, a position in a container, may be evaluated once more with the same result: as
 // isRepeatable, and also where it steps an iterator from a container's begin or end
 // (`v.begin() + i`, `std::next(s.begin(), n)`, `v.end() - 1`), calls that change nothing.
@@ -409,22 +419,14 @@ static bool isRepeatablePosition(const Expr *E, ASTContext &Ast) {
         return false;
     return true;
   }
-  auto Named = [](const FunctionDecl *D, std::initializer_list<llvm::StringRef> Names) {
-    if (!D || !D->getDeclName().isIdentifier())
-      return false;
-    for (llvm::StringRef Name : Names)
-      if (D->getName() == Name)
-        return true;
-    return false;
-  };
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
-    return Named(Member->getMethodDecl(), {"begin", "end", "cbegin", "cend"}) &&
+    return isNamed(Member->getMethodDecl(), {"begin", "end", "cbegin", "cend"}) &&
            Member->getImplicitObjectArgument() &&
            isRepeatable(Member->getImplicitObjectArgument(), Ast);
   if (const auto *Step = dyn_cast<CallExpr>(E);
       Step && !isa<CXXOperatorCallExpr>(Step) && Step->getDirectCallee() &&
       Step->getDirectCallee()->isInStdNamespace() &&
-      Named(Step->getDirectCallee(), {"next", "prev", "begin", "end", "cbegin", "cend"})) {
+      isNamed(Step->getDirectCallee(), {"next", "prev", "begin", "end", "cbegin", "cend"})) {
     for (const Expr *Arg : Step->arguments())
       if (!isa<CXXDefaultArgExpr>(Arg) && !isRepeatablePosition(Arg, Ast))
         return false;
@@ -568,22 +570,14 @@ static const Expr *containerOf(const Expr *Arg) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Arg);
       Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) && Op->getNumArgs())
     return containerOf(Op->getArg(0));
-  auto IsAccessor = [](const FunctionDecl *D, std::initializer_list<llvm::StringRef> Accessors) {
-    if (!D || !D->getDeclName().isIdentifier())
-      return false;
-    for (llvm::StringRef Name : Accessors)
-      if (D->getName() == Name)
-        return true;
-    return false;
-  };
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Arg);
-      Member && IsAccessor(Member->getMethodDecl(), {"begin", "end", "rbegin", "rend", "data"}))
+      Member && isNamed(Member->getMethodDecl(), {"begin", "end", "rbegin", "rend", "data"}))
     return Member->getImplicitObjectArgument();
   if (const auto *Call = dyn_cast<CallExpr>(Arg);
       Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) && Call->getNumArgs() &&
       Call->getDirectCallee() && Call->getDirectCallee()->isInStdNamespace() &&
-      IsAccessor(Call->getDirectCallee(), {"begin", "end", "rbegin", "rend", "data",
-                                           "back_inserter", "front_inserter", "inserter"}))
+      isNamed(Call->getDirectCallee(), {"begin", "end", "rbegin", "rend", "data", "back_inserter",
+                                        "front_inserter", "inserter"}))
     return Call->getArg(0);
   return nullptr;
 }
