@@ -1225,6 +1225,24 @@ TEST_F(RewriteTest, SwapCrossesOriginsAndExchangeReadsWhatItReplaces) {
   EXPECT_EQ(Text.find("written_value(std::begin"), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, AMemberSwapCrossesOriginsAsStdSwapDoes) {
+  // v.swap(w) as std::swap(v, w): two writes, each of the other's old value; not through a
+  // pointer (whose object's text is not the object).
+  std::string Text =
+      rewrite("member_swap.cpp", "#include <vector>\n"
+                                 "void f(std::vector<int> &v, std::vector<int> *p) {\n"
+                                 "  std::vector<int> w(2);\n"
+                                 "  v.swap(w);\n"
+                                 "  p->swap(w);\n"
+                                 "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text,
+      std::regex("\\(\\(v\\.swap\\(w\\)\\), sleuth_swapped\\(&__sleuth_tu, \\d+u, \\d+u, [^,]+, "
+                 "sleuth::address_of\\(v\\), sleuth::address_of\\(w\\), sizeof\\(v\\)\\)\\)")))
+      << Text;
+  EXPECT_EQ(Text.find("sleuth::address_of(p)"), std::string::npos) << Text;
+}
+
 TEST_F(RewriteTest, LibraryCallsReadTheStringsTheyRead) {
   // printf's plain `%s` arguments (after a `*` width's argument; not `%.*s`, whose buffer may
   // have no terminator, nor `%p`), puts and strcmp's strings are read to their '\0' before

@@ -227,6 +227,24 @@ static bool isSwapOf(const CallExpr *Call, const FunctionDecl *Callee,
          !Written[0]->getType()->isIncompleteType();
 }
 
+// `std::swap(a, b);`, `a.swap(b);` (discarded): each object is now a write of the other's old
+// value (sleuth_swapped); writes of both that read both would lead a's slice to its own old
+// value. A container's elements go with their storage, whose origins stay with it.
+static void recordSwap(const CallExpr *Call, const Expr *First, const Expr *Second,
+                       FunctionInstrumenter &F) {
+  std::string A = F.Ctx.text(F.Ctx.fileRange(First));
+  std::string B = F.Ctx.text(F.Ctx.fileRange(Second));
+  unsigned SiteA = F.addSite(SiteKind::Var, Call, First->getBeginLoc(), A);
+  unsigned SiteB = F.addSite(SiteKind::Var, Call, Second->getBeginLoc(), B);
+  F.claimReads(Call, SiteA);
+  F.Ctx.wrap(F.Ctx.fileRange(Call), Call->getType()->isVoidType() ? "((" : "((void)(",
+             "), sleuth_swapped(" + F.Ctx.unitAndSite(SiteA) + ", " + std::to_string(SiteB) +
+                 "u, " + F.control(SiteA) + ", sleuth::address_of(" + A + "), sleuth::address_of(" +
+                 B + "), sizeof(" + A + ")))");
+  F.markConsumed(Call);
+  F.countProbe();
+}
+
 static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Callee,
                                    FunctionInstrumenter &F) {
   bool Discarded = F.Ctx.isDiscarded(Call);
@@ -252,19 +270,7 @@ static void recordWrittenArguments(const CallExpr *Call, const FunctionDecl *Cal
   CharSourceRange R = F.Ctx.fileRange(Call);
   std::string Prefix = Call->getType()->isVoidType() ? "((" : "((void)(";
   if (Discarded && isSwapOf(Call, Callee, Written, F)) {
-    // Each object is now a write of the other's old value (sleuth_swapped); writes of both
-    // that read both would lead a's slice to its own old value.
-    std::string A = F.Ctx.text(F.Ctx.fileRange(Written[0]));
-    std::string B = F.Ctx.text(F.Ctx.fileRange(Written[1]));
-    unsigned SiteA = F.addSite(SiteKind::Var, Call, Written[0]->getBeginLoc(), A);
-    unsigned SiteB = F.addSite(SiteKind::Var, Call, Written[1]->getBeginLoc(), B);
-    F.claimReads(Call, SiteA);
-    F.Ctx.wrap(R, Prefix,
-               "), sleuth_swapped(" + F.Ctx.unitAndSite(SiteA) + ", " + std::to_string(SiteB) +
-                   "u, " + F.control(SiteA) + ", sleuth::address_of(" + A +
-                   "), sleuth::address_of(" + B + "), sizeof(" + A + ")))");
-    F.markConsumed(Call);
-    F.countProbe();
+    recordSwap(Call, Written[0], Written[1], F);
     return;
   }
   std::string Suffix;
@@ -919,6 +925,15 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
       readObject(Object, F, false,
                  isRangeStart(Method) ? isRangeArgument(Call, F)
                                       : !isStructural(Method) && !isPositional(Member));
+      return true;
+    }
+    // a.swap(b): as std::swap(a, b).
+    if (const Expr *Other = Member->getNumArgs() == 1 ? Member->getArg(0)->IgnoreParens() : nullptr;
+        Discarded && isNamed(Method, {"swap"}) && Other && Other->isLValue() &&
+        !Other->isInstantiationDependent() && hasAddress(Other) && isRepeatable(Other, F.Ctx.Ast) &&
+        F.Ctx.fileRange(Other).isValid() &&
+        F.Ctx.Ast.hasSameUnqualifiedType(Other->getType(), Object->getType())) {
+      recordSwap(Call, Object, Other, F);
       return true;
     }
     // out.push_back(c): the object now depends on the arguments and on its old contents.
