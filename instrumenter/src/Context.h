@@ -128,6 +128,14 @@ public:
   /// rewrite of E that has type void would make that cast useless (GCC's -Wuseless-cast in C++).
   bool isCastToVoid(const clang::Expr *E) const;
 
+  /// The node that created a closure, by closure class and by variable it captures by copy
+  /// (CaptureProbe), with the site table it is in: a lambda that is not `mutable` cannot change
+  /// its copies, so their origin inside its body is that node, whichever copy of the closure the
+  /// library calls (FunctionInstrumenter::captureOrigin).
+  std::map<std::pair<const clang::CXXRecordDecl *, const clang::VarDecl *>,
+           std::pair<SiteTable *, unsigned>>
+      ClosureSites;
+
   std::vector<Edit> Edits;
   std::vector<std::pair<clang::CharSourceRange, std::string>> Replacements;
   /// Every edit applyEdits made, by file, in order.

@@ -346,9 +346,11 @@ static bool isOffLimits(const Stmt *S) {
 
 void FunctionInstrumenter::walk(const Stmt *S) {
   if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(S)) {
-    // Its body is a function of its own; its captures are read here.
-    unsigned Before = Probes;
+    // Its body is a function of its own; its captures are read here, by the closure's node.
+    unsigned Before = Probes, First = unsigned(Reads.size());
+    ReadRanges[S] = {First, ~0u};
     CaptureProbe::instrument(Lambda, *this);
+    ReadRanges[S] = {First, unsigned(Reads.size())};
     ProbesInside[S] = Probes - Before;
     return;
   }
@@ -359,6 +361,27 @@ void FunctionInstrumenter::walk(const Stmt *S) {
   ReadRanges[S] = {First, ~0u};
   walkChildren(S);
   ReadRanges[S] = {First, unsigned(Reads.size())};
+}
+
+const std::string *FunctionInstrumenter::captureOrigin(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+  if (!Ref || !Ref->refersToEnclosingVariableOrCapture())
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+  return V ? captureOrigin(V) : nullptr;
+}
+
+const std::string *FunctionInstrumenter::captureOrigin(const VarDecl *V) {
+  const auto *Operator = dyn_cast<CXXMethodDecl>(Function);
+  if (!Operator || !Operator->getParent()->isLambda() || !Operator->isConst())
+    return nullptr;
+  auto Found = Ctx.ClosureSites.find({Operator->getParent(), V});
+  if (Found == Ctx.ClosureSites.end() || Found->second.first != Ctx.Sites)
+    return nullptr;
+  std::string &Origin = CaptureOrigins[V];
+  if (Origin.empty()) // 1 + the node: the unit is registered, its closure made it
+    Origin = "(" + Ctx.UnitName + ".base + " + std::to_string(Found->second.second) + "u)";
+  return &Origin;
 }
 
 void FunctionInstrumenter::walkChildren(const Stmt *S) {

@@ -37,6 +37,12 @@ public:
   /// Locals and parameters whose origins live in companion locals.
   LocalOrigins Locals;
 
+  /// In a lambda that is not `mutable`, the origin of a variable that `E` names and that the
+  /// lambda captured by copy (the node that created the closure, see Context::ClosureSites);
+  /// null otherwise.
+  const std::string *captureOrigin(const clang::Expr *E);
+  const std::string *captureOrigin(const clang::VarDecl *V);
+
   /// Creates a site anchored at `Anchor` (whose CFG block decides the site's controllers).
   unsigned addSite(SiteKind Kind, const clang::Stmt *Anchor, clang::SourceLocation Loc,
                    std::string SiteName, unsigned Flags = 0);
@@ -186,6 +192,7 @@ private:
   std::string LocalQualifier;
   bool NeedsSwitchValue = false;
   std::vector<std::string> AddressLocals;
+  std::map<const clang::VarDecl *, std::string> CaptureOrigins;
 
   unsigned Probes = 0;
   std::vector<std::pair<unsigned, const clang::Stmt *>> Anchors;

@@ -1123,22 +1123,38 @@ TEST_F(RewriteTest, LibraryCallsThatStoreIntoContainersWriteThem) {
 }
 
 TEST_F(RewriteTest, LambdasReadWhatTheyCaptureByCopy) {
-  // The closure copies `offset` and `p` when it is created: they are read just before the
-  // lambda (so the declaration of `shift` depends on them); a capture by reference is not.
+  // The closure copies `offset` and `p` when it is created: they are read by a node of the
+  // closure's own (sleuth::made), which what takes the closure reads (the declaration of
+  // `shift`); a capture by reference is not read. In the body, which cannot change its copies,
+  // `offset` has that node for its origin whatever copy of the closure runs.
   // (A captured local stays in the shadow memory: the closure may outlive its companion.)
-  std::string Text = rewrite("captures.cpp", "struct P { int a; };\n"
-                                             "int f(int offset, P p, int &total) {\n"
-                                             "  auto shift = [offset, p, &total](int v) {\n"
-                                             "    total += v;\n"
-                                             "    return v + offset + p.a;\n"
-                                             "  };\n"
-                                             "  return shift(1);\n"
-                                             "}\n");
-  EXPECT_TRUE(std::regex_search(
-      Text, std::regex("auto shift = \\(sleuth_get\\(sleuth::address_of\\(offset\\), "
-                       "sizeof\\(offset\\)\\), sleuth_get\\(sleuth::address_of\\(p\\), "
-                       "sizeof\\(p\\)\\), \\[offset, p, &total\\]")))
+  std::string Text =
+      rewrite("captures.cpp", "struct P { int a; };\n"
+                              "int f(int offset, P p, int &total) {\n"
+                              "  auto shift = [offset, p, &total](int v) {\n"
+                              "    total += v;\n"
+                              "    return v + offset + p.a;\n"
+                              "  };\n"
+                              "  auto count = [offset]() mutable { offset += 1; return offset; };\n"
+                              "  return shift(1) + count();\n"
+                              "}\n");
+  // A mutable lambda's copies are its own variables: read through the shadow memory.
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("return sleuth::rdc\\(&__sleuth_tu, [^;]*, offset\\);")))
       << Text;
+  std::smatch Closure;
+  ASSERT_TRUE(std::regex_search(
+      Text, Closure,
+      std::regex(
+          "auto shift = sleuth::made\\(&__sleuth_tu, (\\d+)u, [^,]+, \\(\\(void\\)sleuth::rdc\\("
+          "&__sleuth_tu, [^,]+, \\1u, offset\\), \\(void\\)sleuth::rdc\\(&__sleuth_tu, [^,]+, "
+          "\\1u, p\\), \\[offset, p, &total\\]")))
+      << Text;
+  EXPECT_NE(Text.find("(__sleuth_tu.base + " + Closure[1].str() + "u)), offset)"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("\"[offset, p]\"}"), std::string::npos) << "the closure's site\n" << Text;
+  EXPECT_EQ(Text.find("rdc(total)"), std::string::npos) << Text;
   EXPECT_EQ(Text.find("address_of(total)"), std::string::npos) << Text;
 }
 

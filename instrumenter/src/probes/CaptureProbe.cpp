@@ -26,7 +26,8 @@ bool CaptureProbe::instrument(const LambdaExpr *Lambda, FunctionInstrumenter &F)
   CharSourceRange R = F.Ctx.fileRange(Lambda);
   if (R.isInvalid() || Lambda->isInstantiationDependent() || initializesConstexpr(Lambda, F))
     return false;
-  std::string Reads;
+  std::string Reads, Names;
+  std::vector<const VarDecl *> Copied;
   for (const LambdaCapture &Capture : Lambda->captures()) {
     if (!Capture.capturesVariable() || Capture.getCaptureKind() != LCK_ByCopy)
       continue;
@@ -35,14 +36,28 @@ bool CaptureProbe::instrument(const LambdaExpr *Lambda, FunctionInstrumenter &F)
         V->getType()->isDependentType() || V->getType()->isIncompleteType())
       continue;
     std::string Name = V->getNameAsString();
+    FunctionInstrumenter::ReadForms Forms = ReadProbe::cxxRead(F);
     if (const std::string *Origin = F.Locals.companion(V))
-      Reads += "sleuth_use(" + *Origin + "), ";
-    else
-      Reads += "sleuth_get(sleuth::address_of(" + Name + "), sizeof(" + Name + ")), ";
+      Forms = ReadProbe::keptRead(*Origin, F);
+    else if (const std::string *Captured = F.captureOrigin(V)) // a lambda's in a lambda
+      Forms = ReadProbe::keptRead(*Captured, F);
+    auto [Prefix, Suffix] = F.addRead({}, std::move(Forms));
+    Reads += "(void)" + Prefix + Name + Suffix + ", ";
+    Names += (Names.empty() ? "" : ", ") + Name;
+    Copied.push_back(V);
   }
   if (Reads.empty())
     return false;
-  F.Ctx.wrap(R, "(" + Reads, ")");
+  // The closure is a node of its own, which reads the captures and which what takes the
+  // closure reads (sleuth::made pushes it): the call it is passed to, the variable it
+  // initializes.
+  unsigned Site = F.addSite(SiteKind::Var, Lambda, Lambda->getBeginLoc(), "[" + Names + "]");
+  F.claimReads(Lambda, Site);
+  F.Ctx.wrap(R, "sleuth::made(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", (" + Reads,
+             "))");
+  if (!Lambda->isMutable())
+    for (const VarDecl *V : Copied)
+      F.Ctx.ClosureSites[{Lambda->getLambdaClass(), V}] = {F.Ctx.Sites, Site};
   F.countProbe();
   return true;
 }

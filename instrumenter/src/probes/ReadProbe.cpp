@@ -41,7 +41,10 @@ FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
-  if (const std::string *Origin = F.Locals.companion(L); Origin && !isConstantUse(L)) {
+  const std::string *Origin = F.Locals.companion(L);
+  if (!Origin)
+    Origin = F.captureOrigin(L); // a lambda's copy, which it cannot change
+  if (Origin && !isConstantUse(L)) {
     CharSourceRange R = F.Ctx.fileRange(L);
     if (R.isInvalid()) {
       MacroReadProbe::record(Cast, F);

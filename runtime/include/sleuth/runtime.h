@@ -1353,6 +1353,13 @@ inline R written_value(R &&Result, sleuth_tu *Tu, unsigned Site, unsigned Ctl, T
   return static_cast<R &&>(Result);
 }
 
+/* A closure just made (node `Site`, which read its captures): yields it, and what takes it
+ * reads the node. By value, so that the closure's lifetime is what it was (a prvalue). */
+template <class T> inline T made(sleuth_tu *Tu, unsigned Site, unsigned Ctl, T Closure) {
+  sleuth_use(sleuth_defnow(Tu, Site, Ctl));
+  return Closure;
+}
+
 /* The bytes of `Count` elements of `Size` bytes (qsort's array), whatever their types. */
 template <class N, class S> inline unsigned long byte_count(N Count, S Size) {
   return static_cast<unsigned long>(Count) * static_cast<unsigned long>(Size);
