@@ -81,6 +81,15 @@ ThreadState &newThreadState() {
   T->Frames.push_back(Frame{});
   sleuth_pending_reads.last = &T->Last;
   T->Leaves.Published = &sleuth_pending_reads;
+  // Its table of edges (untouched pages cost nothing), and the shadow's split records, which
+  // the inline probes read and write.
+  void *Edges = mmap(nullptr, sizeof(unsigned long) << SLEUTH_EDGE_BITS, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Edges == MAP_FAILED)
+    std::abort();
+  T->EdgeKeys = static_cast<unsigned long *>(Edges);
+  sleuth_pending_reads.edges = T->EdgeKeys;
+  sleuth_pending_reads.split_chunks = shadow().recordChunks();
   CurrentThread = T;
   return *T;
 }

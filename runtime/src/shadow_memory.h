@@ -113,6 +113,10 @@ public:
     munmap(Chunks, ChunkTableBytes);
   }
 
+  /// The chunks of split records, as the inline probes of runtime.h read them
+  /// (sleuth_record_byte): a chunk pointer per 65,536 records, each record four origins.
+  unsigned **recordChunks() const { return reinterpret_cast<unsigned **>(Chunks); }
+
   void assign(uintptr_t Addr, unsigned long Size, uint32_t Node, LeafCache &Cache) {
     store(Addr, Size, Node + 1, Cache);
   }
@@ -304,7 +308,10 @@ private:
   static constexpr size_t MaxRecords = size_t(1) << 30;
   static constexpr size_t MaxChunks = MaxRecords >> ChunkBits;
   static constexpr size_t ChunkTableBytes = sizeof(std::atomic<SplitRecord *>) * MaxChunks;
-  static_assert(sizeof(SplitRecord) == 16);
+  static_assert(sizeof(SplitRecord) == 16 && ChunkBits == 16 &&
+                    MaxRecords == size_t(1) << SLEUTH_RECORD_BITS &&
+                    sizeof(std::atomic<SplitRecord *>) == sizeof(unsigned *),
+                "the inline probes of runtime.h find records this way (sleuth_record_byte)");
 
   // The whole word now originates at Value. The common case, a word without a record, is a
   // load and a store (no locked instruction); a record is released by the thread whose

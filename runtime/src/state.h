@@ -178,6 +178,9 @@ struct ThreadState {
   std::unordered_set<uint64_t> Completed;
   ShadowMemory::LeafCache Leaves;
   uint32_t Last = NoNode;
+  /// The data edges it recorded or found recorded, for the inline reads (sleuth_edge_known):
+  /// published as sleuth_pending_reads.edges.
+  unsigned long *EdgeKeys = nullptr;
 
   void hit(uint32_t Node) {
     if (__builtin_expect(Node >= Hits.size(), 0)) {
@@ -191,6 +194,8 @@ struct ThreadState {
   void addData(sleuth_site_state &State, uint32_t Node, uint32_t From) {
     if (!knownOrRemembered(State.data, From + 1))
       Data.insert(Node, From);
+    uint64_t Key = uint64_t(Node) << 32 | (From + 1);
+    EdgeKeys[sleuth_edge_slot(Key)] = Key;
   }
   /// Records the edge Node <- Ctl - 1 (control; Ctl is 1 + a test's node) unless State knows it.
   void addControl(sleuth_site_state &State, uint32_t Node, uint32_t Ctl) {

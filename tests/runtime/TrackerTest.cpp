@@ -42,6 +42,7 @@ void __real_sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site,
                              const volatile void *Addr, unsigned long Size);
 void __real_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
                             unsigned long Size);
+void __real_sleuth_chk_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, unsigned Origin);
 int __real_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome);
 void __real_sleuth_call_argsv(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned Key,
                               unsigned Consumer, unsigned *Cache, unsigned Pairs, ...);
@@ -64,6 +65,10 @@ void __wrap_sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const vo
                             unsigned long Size) {
   ++SlowMemoryProbes;
   __real_sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
+}
+void __wrap_sleuth_chk_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, unsigned Origin) {
+  ++SlowMemoryProbes;
+  __real_sleuth_chk_slow(Tu, Cache, Site, Origin);
 }
 int __wrap_sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ++SlowTests;
@@ -1709,8 +1714,10 @@ TEST_F(TrackerTest, CheckedReadsRecordTheirEdgeAtOnceAndRememberTheirOrigins) {
   // again (sleuth_chk), and `r = ...` the words w[0], w[1], w[2], w[0] again, then w[0..1]
   // whole (sleuth_getc). Each edge is recorded where the read happens, into the node of the
   // given site, which s never runs, and the read is not left pending for the next node; the
-  // read's cache remembers its last two origins, so a third still reaches the runtime, as does
-  // a new origin in the second word of a pair read.
+  // read's cache remembers the last two origins the runtime saw, so a third new one reaches the
+  // runtime, as does a new origin in the second word of a pair read. An origin whose edge the
+  // thread recorded before (a again, w[0] again) is found in the thread's table of edges
+  // without the runtime, and remembered.
   Recording R = record([](Program &P) {
     Unit &U = P.unit();
     unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c");
@@ -1735,13 +1742,14 @@ TEST_F(TrackerTest, CheckedReadsRecordTheirEdgeAtOnceAndRememberTheirOrigins) {
     sleuth_chk(U.tu(), Cache, S, Oc);
     require(Slots(Cache, Oc, Ob), "c pushed a out");
     sleuth_chk(U.tu(), Cache, S, Oa);
-    require(Slots(Cache, Oa, Oc), "a again");
+    require(Slots(Cache, Oa, Oc), "a again: a known edge");
     require(NothingPending(), "checked reads are not pending");
     alignas(8) int w[4] = {};
     const unsigned Writers[] = {W0, W1, W2};
     for (unsigned I = 0; I < 3; ++I)
       U.set(Writers[I], w[I]);
     unsigned Ow0 = U.origin(W0), Ow1 = U.origin(W1), Ow2 = U.origin(W2);
+    unsigned long Before = SlowMemoryProbes;
     unsigned RCache[2] = {};
     sleuth_getc(U.tu(), RCache, Rs, &w[3], sizeof(int)); // never written
     require(Slots(RCache, 0, 0), "no origin, nothing to remember");
@@ -1753,7 +1761,8 @@ TEST_F(TrackerTest, CheckedReadsRecordTheirEdgeAtOnceAndRememberTheirOrigins) {
     sleuth_getc(U.tu(), RCache, Rs, &w[2], sizeof(int));
     require(Slots(RCache, Ow2, Ow1), "w[2] pushed w[0] out");
     sleuth_getc(U.tu(), RCache, Rs, &w[0], sizeof(int));
-    require(Slots(RCache, Ow0, Ow2), "w[0] again");
+    require(Slots(RCache, Ow0, Ow2), "w[0] again: a known edge");
+    require(SlowMemoryProbes == Before + 3, "only the new origins of w[0], w[1], w[2] went slow");
     unsigned PairCache[2] = {};
     sleuth_getc(U.tu(), PairCache, Pair, w, 2 * sizeof(int)); // two words at once
     require((Slots(PairCache, Ow1, Ow0) || Slots(PairCache, Ow0, Ow1)), "both words' origins");
@@ -1803,6 +1812,107 @@ TEST_F(TrackerTest, CheckedReadOfASplitWordRecordsEveryOrigin) {
   EXPECT_EQ(dataOf(G, "r"), (Names{"x", "byte 1"}));
   EXPECT_EQ(dataOf(G, "r2"), (Names{"x", "byte 1", "byte 2"}));
   EXPECT_EQ(dataOf(G, "low"), Names{"x"});
+}
+
+TEST_F(TrackerTest, ReadsOfManyOriginsFindTheEdgesRecordedBeforeInline) {
+  // A loop reading words that eight writes made, and a kept local that eight writes made, in
+  // turn (zlib's inflate copying from its window): the read's cache of two cannot hold them,
+  // so each new edge goes to the runtime once, and the thread's table of recorded edges then
+  // answers every later read inline. An origin whose edge into this node was never recorded
+  // still goes to the runtime, though another node has that edge.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    static const char *const WriterNames[] = {"w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"};
+    std::vector<unsigned> Writers;
+    for (const char *Name : WriterNames)
+      Writers.push_back(U.site(VarSite, Name));
+    unsigned Sum = U.site(VarSite, "sum"), Copy = U.site(VarSite, "copy"),
+             Late = U.site(VarSite, "late"), Ninth = U.site(VarSite, "w8");
+    U.enter(0);
+    alignas(8) static int Window[16];
+    std::vector<unsigned> Locals;
+    for (unsigned I = 0; I < 8; ++I) {
+      U.set(Writers[I], Window[I]);
+      Locals.push_back(U.def(Writers[I]));
+    }
+    unsigned SumCache[2] = {}, CopyCache[2] = {}, LateCache[2] = {};
+    unsigned long Before = SlowMemoryProbes;
+    for (unsigned I = 0; I < 8; ++I) {
+      sleuth_getc(U.tu(), SumCache, Sum, &Window[I], sizeof(int));
+      sleuth_chk(U.tu(), CopyCache, Copy, Locals[I]);
+    }
+    require(SlowMemoryProbes == Before + 16, "each new edge reaches the runtime");
+    for (unsigned Pass = 0; Pass < 3; ++Pass)
+      for (unsigned I = 0; I < 8; ++I) {
+        sleuth_getc(U.tu(), SumCache, Sum, &Window[(I * 3) % 8], sizeof(int));
+        sleuth_chk(U.tu(), CopyCache, Copy, Locals[(I * 5) % 8]);
+      }
+    require(SlowMemoryProbes == Before + 16, "known edges are found inline");
+    sleuth_getc(U.tu(), LateCache, Late, &Window[3], sizeof(int));
+    require(SlowMemoryProbes == Before + 17, "an edge another node has is new to this one");
+    U.set(Ninth, Window[4]);
+    sleuth_getc(U.tu(), SumCache, Sum, &Window[4], sizeof(int));
+    require(SlowMemoryProbes == Before + 19, "a new origin reaches the runtime");
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  Names Eight;
+  for (unsigned I = 0; I < 8; ++I)
+    Eight.insert("w" + std::to_string(I));
+  EXPECT_EQ(dataOf(G, "copy"), Eight);
+  Eight.insert("w8");
+  EXPECT_EQ(dataOf(G, "sum"), Eight);
+  EXPECT_EQ(dataOf(G, "late"), Names{"w3"});
+}
+
+TEST_F(TrackerTest, CharsOfSplitWordsAreWrittenAndReadInline) {
+  // An output buffer whose bytes come from several writes (a decompressor's literal and copy
+  // statements): each word is split, its bytes' origins in a split record. Once a write's
+  // node and a read's edges are known, chars stored into such a word and chars read from it
+  // (checked, pushed, one or two at a time) run inline on the record, each byte keeping its
+  // own origin; a compound write reads the old origins of the bytes it covers.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Lit = U.site(VarSite, "literal"), CopyA = U.site(VarSite, "copy a"),
+             CopyB = U.site(VarSite, "copy b"), Crc = U.site(VarSite, "crc"),
+             Pair = U.site(VarSite, "pair"), Arg = U.site(VarSite, "arg"),
+             Bump = U.site(VarSite, "bump", 0, {}, SLEUTH_FLAG_COMPOUND),
+             Wide = U.site(VarSite, "wide");
+    U.enter(0);
+    alignas(8) static unsigned char Out[32];
+    const unsigned Writers[] = {Lit, CopyA, CopyB};
+    for (unsigned K = 0; K < 32; ++K) // byte K from writer K % 3: every word split
+      U.set(Writers[K % 3], &Out[K], 1);
+    unsigned CrcCache[2] = {}, PairCache[2] = {};
+    for (unsigned K = 0; K < 32; ++K) // the first reads find new edges
+      sleuth_getc(U.tu(), CrcCache, Crc, &Out[K], 1);
+    sleuth_getc(U.tu(), PairCache, Pair, &Out[0], 2);
+    sleuth_getc(U.tu(), PairCache, Pair, &Out[2], 2);
+    unsigned long Before = SlowMemoryProbes;
+    for (unsigned K = 0; K < 32; ++K) // written again by other writers, inline on the records
+      U.set(Writers[(K + 1) % 3], &Out[K], 1);
+    for (unsigned K = 0; K < 32; ++K)
+      sleuth_getc(U.tu(), CrcCache, Crc, &Out[K], 1);
+    sleuth_getc(U.tu(), PairCache, Pair, &Out[4], 2);
+    sleuth_getc(U.tu(), CrcCache, Crc, &Out[8], 8); // two split words at once (crc32's braids)
+    U.set(Bump, &Out[8], 1);  // its first run: the runtime, reading the literal's byte
+    U.set(Bump, &Out[11], 1); // ... the literal's again: known, inline
+    require(SlowMemoryProbes == Before + 1, "split words written and read inline");
+    sleuth_get(&Out[12], 2); // pushed: bytes 12-13 from copy a and copy b
+    U.def(Arg);
+    sleuth_get(&Out[16], 8); // pushed: two split words
+    U.def(Wide);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "crc"), (Names{"literal", "copy a", "copy b"}));
+  EXPECT_EQ(dataOf(G, "pair"), (Names{"literal", "copy a", "copy b"}));
+  EXPECT_EQ(dataOf(G, "arg"), (Names{"copy a", "copy b"}));
+  EXPECT_EQ(dataOf(G, "bump"), Names{"literal"});
+  EXPECT_EQ(dataOf(G, "wide"), (Names{"literal", "copy a", "copy b"}));
+  EXPECT_EQ(hits(G, "literal"), 21u); // 11 bytes, then 10
 }
 
 TEST_F(TrackerTest, CharsStoredOneByOneIntoFreshMemoryAreWrittenAndReadInline) {

@@ -214,6 +214,10 @@ struct sleuth_reads {
   unsigned num_args; /* the runtime's argument origins */
   unsigned long leaf_keys[SLEUTH_LEAF_WAYS];
   unsigned *leaves[SLEUTH_LEAF_WAYS];
+  /* The data edges the thread recorded (see sleuth_edge_known; null until it has state), and the
+   * shadow memory's chunks of split records (see sleuth_record_byte). */
+  unsigned long *edges;
+  unsigned **split_chunks;
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 
@@ -300,6 +304,56 @@ SLEUTH_COLD unsigned sleuth_part_read(unsigned entry, unsigned long a, unsigned 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+/* The data edges a thread recorded or found recorded, as keys (node << 32 | origin, the origin
+ * 1 + a node) in a direct-mapped table of its own that the runtime fills as it goes. A checked read
+ * whose origin is in neither slot of its cache finds its edge here instead of calling the
+ * runtime: a loop that reads bytes a dozen writes made (zlib's inflate copying from its
+ * window, crc32 over what it wrote) had its two slots miss on almost every read. An entry is
+ * only ever the key of an edge the thread recorded; another key taking its slot only sends a
+ * later read to the runtime again. */
+#define SLEUTH_EDGE_BITS 16
+SLEUTH_INLINE unsigned long sleuth_edge_slot(unsigned long key) {
+  return (key * 0x9e3779b97f4a7c15ul) >> (64 - SLEUTH_EDGE_BITS);
+}
+SLEUTH_INLINE int sleuth_edge_known(const struct sleuth_reads *r, unsigned node, unsigned origin) {
+  unsigned long key = (unsigned long)node << 32 | origin;
+  return r->edges != SLEUTH_NULL && r->edges[sleuth_edge_slot(key)] == key;
+}
+/* True if the edge from `origin` (1 + a node, 0 none) into `node` is recorded as far as the
+ * read's `cache` or the thread's table of edges tells. */
+SLEUTH_INLINE int sleuth_origin_known(const struct sleuth_reads *r, const unsigned *cache,
+                                      unsigned node, unsigned origin) {
+  return origin == 0 || origin == SLEUTH_LOAD(&cache[0]) || origin == SLEUTH_LOAD(&cache[1]) ||
+         sleuth_edge_known(r, node, origin);
+}
+/* A split word's entry (SLEUTH_SPLIT without the part bit) refers to a split record, the
+ * origins of its four bytes, in chunks of 65,536 records that the runtime publishes before any
+ * entry refers to one of them. */
+#define SLEUTH_RECORD_BITS 30
+#define SLEUTH_IS_RECORD(entry) (((entry)&SLEUTH_PART) == SLEUTH_SPLIT)
+/* Byte `byte` of the split record that `entry` refers to. */
+SLEUTH_INLINE unsigned *sleuth_record_byte(const struct sleuth_reads *r, unsigned entry,
+                                           unsigned long byte) {
+  unsigned index = entry & ((1u << SLEUTH_RECORD_BITS) - 1u);
+  unsigned *chunk = __atomic_load_n(&r->split_chunks[index >> 16], __ATOMIC_ACQUIRE);
+  return chunk + (index & 0xffffu) * 4u + byte;
+}
+/* True if the origins of bytes [byte, end) of the word whose shadow entry is `entry` (whole, a
+ * part or a split record) are known to be recorded into `node` (see sleuth_origin_known). */
+SLEUTH_INLINE int sleuth_word_known(const struct sleuth_reads *r, const unsigned *cache,
+                                    unsigned node, unsigned entry, unsigned long byte,
+                                    unsigned long end) {
+  if ((entry & SLEUTH_SPLIT) == 0)
+    return sleuth_origin_known(r, cache, node, entry);
+  if ((entry & SLEUTH_PART) == SLEUTH_PART)
+    return sleuth_origin_known(
+        r, cache, node, sleuth_part_origin(entry, ((1u << end) - 1u) & ~((1u << byte) - 1u)));
+  for (; byte < end; ++byte)
+    if (!sleuth_origin_known(r, cache, node,
+                             __atomic_load_n(sleuth_record_byte(r, entry, byte), __ATOMIC_RELAXED)))
+      return 0;
+  return 1;
+}
 #endif
 
 /* Reads: the origins of [addr, addr+size) become pending reads of the current frame. */
@@ -308,6 +362,37 @@ SLEUTH_PROBE void sleuth_get_slow(const volatile void *addr, unsigned long size)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
+/* sleuth_get where the inline path did not find the origins: those of the bytes of a split word
+ * are pushed from its record, each once; anything else, the runtime. */
+SLEUTH_COLD void sleuth_get_miss(const volatile void *addr, unsigned long size) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned long a = (unsigned long)addr, byte, end, words = size == 8 ? 2u : 1u, k;
+  unsigned *word = sleuth_shadow_words(a, size), *from = r->top;
+  if (word && r->split_chunks != SLEUTH_NULL && r->end - r->top >= 8) {
+    for (k = 0; k < words; ++k) {
+      unsigned entry = __atomic_load_n(word + k, __ATOMIC_ACQUIRE);
+      byte = size == 8 ? 0u : a & 3u;
+      end = size == 8 ? 4u : byte + size;
+      if ((entry & SLEUTH_PART) == SLEUTH_PART) {
+        entry = sleuth_part_origin(entry, ((1u << end) - 1u) & ~((1u << byte) - 1u));
+        byte = end - 1u; /* one origin */
+      }
+      for (; byte < end; ++byte) {
+        unsigned origin = entry, *p;
+        if (SLEUTH_IS_RECORD(entry))
+          origin = __atomic_load_n(sleuth_record_byte(r, entry, byte), __ATOMIC_RELAXED);
+        for (p = from; p != r->top && *p != origin - 1u; ++p)
+          ;
+        if (origin != 0 && p == r->top)
+          *r->top++ = origin - 1u;
+      }
+    }
+    return;
+  }
+#endif
+  sleuth_get_slow(addr, size);
+}
 SLEUTH_INLINE void sleuth_get_hot(const volatile void *addr, unsigned long size) {
 #ifdef SLEUTH_INLINE_WRITES
   struct sleuth_reads *r = &sleuth_pending_reads;
@@ -327,7 +412,7 @@ SLEUTH_INLINE void sleuth_get_hot(const volatile void *addr, unsigned long size)
     }
   }
 #endif
-  sleuth_get_slow(addr, size);
+  sleuth_get_miss(addr, size);
 }
 SLEUTH_LOCAL void sleuth_get(const volatile void *addr, unsigned long size) {
   sleuth_get_hot(addr, size);
@@ -360,15 +445,64 @@ SLEUTH_PROBE void sleuth_chk_slow(struct sleuth_tu *tu, unsigned *cache, unsigne
 SLEUTH_INLINE int sleuth_cached(unsigned origin, const unsigned *slots) {
   return origin == 0 || origin == SLEUTH_LOAD(&slots[0]) || origin == SLEUTH_LOAD(&slots[1]);
 }
+/* A read of [addr, addr+size) through the shadow memory. */
+SLEUTH_PROBE void sleuth_getc_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                   const volatile void *addr, unsigned long size);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+/* A checked read of a kept local whose origin its cache does not hold: the runtime, unless the
+ * thread recorded the edge already (see sleuth_edge_known); then the cache remembers it, as
+ * the runtime would (a run of reads from one origin, then from another, stays inline). */
+SLEUTH_COLD void sleuth_chk_miss(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                 unsigned origin) {
+#ifdef SLEUTH_INLINE_WRITES
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  if (base != 0 && sleuth_edge_known(&sleuth_pending_reads, base - 1u + site, origin)) {
+    SLEUTH_STORE(&cache[1], SLEUTH_LOAD(&cache[0]));
+    SLEUTH_STORE(&cache[0], origin);
+    return;
+  }
+#endif
+  sleuth_chk_slow(tu, cache, site, origin);
+}
+/* A checked read through the shadow memory that the inline path did not settle: the origins of
+ * a word (or a pair), a part's chars or a split word's bytes, each known if in the read's cache
+ * or among the edges the thread recorded (a word's one origin is then remembered in the
+ * cache); anything else, the runtime. */
+SLEUTH_COLD void sleuth_getc_miss(struct sleuth_tu *tu, unsigned *cache, unsigned site,
+                                  const volatile void *addr, unsigned long size) {
+#ifdef SLEUTH_INLINE_WRITES
+  const struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned long a = (unsigned long)addr;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE), node = base - 1u + site;
+  unsigned *word = sleuth_shadow_words(a, size);
+  if (base != 0 && word && r->edges != SLEUTH_NULL) {
+    unsigned first = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    if (size == 8 ? sleuth_word_known(r, cache, node, first, 0, 4) &&
+                        sleuth_word_known(r, cache, node,
+                                          __atomic_load_n(word + 1, __ATOMIC_ACQUIRE), 0, 4)
+                  : sleuth_word_known(r, cache, node, first, a & 3u, (a & 3u) + size)) {
+      if (size <= 4 && (first & SLEUTH_SPLIT) == 0 && first != SLEUTH_LOAD(&cache[0])) {
+        SLEUTH_STORE(&cache[1], SLEUTH_LOAD(&cache[0])); /* remembered, as the runtime would */
+        SLEUTH_STORE(&cache[0], first);
+      }
+      return;
+    }
+  }
+#endif
+  sleuth_getc_slow(tu, cache, site, addr, size);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 /* A read of a kept local whose origin (1 + a node, 0 none) is `origin`. */
 SLEUTH_INLINE void sleuth_chk(struct sleuth_tu *tu, unsigned *cache, unsigned site,
                               unsigned origin) {
   if (!sleuth_cached(origin, cache))
-    sleuth_chk_slow(tu, cache, site, origin);
+    sleuth_chk_miss(tu, cache, site, origin);
 }
-/* A read of [addr, addr+size) through the shadow memory. */
-SLEUTH_PROBE void sleuth_getc_slow(struct sleuth_tu *tu, unsigned *cache, unsigned site,
-                                   const volatile void *addr, unsigned long size);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
@@ -390,7 +524,7 @@ SLEUTH_INLINE void sleuth_getc_hot(struct sleuth_tu *tu, unsigned *cache, unsign
     }
   }
 #endif
-  sleuth_getc_slow(tu, cache, site, addr, size);
+  sleuth_getc_miss(tu, cache, site, addr, size);
 }
 SLEUTH_LOCAL void sleuth_getc(struct sleuth_tu *tu, unsigned *cache, unsigned site,
                               const volatile void *addr, unsigned long size) {
@@ -477,13 +611,31 @@ SLEUTH_INLINE unsigned sleuth_hit(const struct sleuth_tu *tu, unsigned site,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-/* sleuth_set of [a, a + size) (size below 4) in a word whose entry `entry` is none or a part,
- * its other bytes keeping their origins: true if done, which needs the entry to hold them and
- * a compound site to know the bytes' old origin. */
+/* sleuth_set of [a, a + size) (size below 4) in a word whose entry `entry` is none, a part or
+ * a split record, its other bytes keeping their origins: true if done, which needs the entry
+ * (or its record) to hold them and a compound site to know the bytes' old origins. */
 SLEUTH_COLD int sleuth_set_part(const struct sleuth_tu *tu, unsigned site,
                                 struct sleuth_site_state *s, unsigned *word, unsigned entry,
                                 unsigned long a, unsigned long size) {
   unsigned bytes = sleuth_word_bytes(a, size);
+  if (SLEUTH_IS_RECORD(entry)) {
+    /* A split word: the bytes take the node in its record (which stays the word's until the
+     * word is written whole), their old origins known to a compound site. */
+    const struct sleuth_reads *r = &sleuth_pending_reads;
+    unsigned long byte, end = (a & 3u) + size;
+    if (r->split_chunks == SLEUTH_NULL)
+      return 0;
+    if (tu->sites[site].flags & SLEUTH_FLAG_COMPOUND)
+      for (byte = a & 3u; byte < end; ++byte) {
+        unsigned old = __atomic_load_n(sleuth_record_byte(r, entry, byte), __ATOMIC_RELAXED);
+        if (!sleuth_cached(old, s->data) && !sleuth_edge_known(r, tu->base - 1u + site, old))
+          return 0;
+      }
+    for (byte = a & 3u; byte < end; ++byte)
+      __atomic_store_n(sleuth_record_byte(r, entry, byte), tu->base + site, __ATOMIC_RELAXED);
+    sleuth_hit(tu, site, s, 1);
+    return 1;
+  }
   if ((tu->sites[site].flags & SLEUTH_FLAG_COMPOUND) &&
       !sleuth_cached(entry == 0u ? 0u : sleuth_part_origin(entry, bytes), s->data))
     return 0;
@@ -602,7 +754,7 @@ SLEUTH_INLINE void sleuth_set_hot(struct sleuth_tu *tu, unsigned site, unsigned 
         return;
       }
     }
-    if (size < 4 && (first == 0u || (first & SLEUTH_PART) == SLEUTH_PART) &&
+    if (size < 4 && (first == 0u || (first & SLEUTH_SPLIT) != 0) &&
         sleuth_set_part(tu, site, s, word, first, a, size))
       return;
   }
