@@ -153,11 +153,7 @@ public:
       } else {
         for (size_t I = 0; I < N; ++I)
           Origins[I] = originAt(Src + At + I, Cache);
-        for (size_t I = 0, J; I < N; I = J) {
-          for (J = I + 1; J < N && Origins[J] == Origins[I];)
-            ++J;
-          store(Dst + At + I, J - I, Origins[I], Cache);
-        }
+        storeOrigins(Dst + At, Origins, N, Cache);
       }
       Done += N;
     }
@@ -219,6 +215,63 @@ public:
   }
 
 private:
+  // Gives byte I of [Addr, Addr+N) the origin Origins[I]: runs of one origin as store() does,
+  // and each whole word of mixed origins at once (a misaligned memcpy of bytes from several
+  // writes, zlib's window updates), its record written in one go rather than split byte by byte.
+  void storeOrigins(uintptr_t Addr, const uint32_t *Origins, size_t N, LeafCache &Cache) {
+    for (size_t I = 0, J; I < N; I = J) {
+      uintptr_t At = Addr + I;
+      if ((At & (WordSize - 1)) == 0 && N - I >= WordSize &&
+          !(Origins[I] == Origins[I + 1] && Origins[I] == Origins[I + 2] &&
+            Origins[I] == Origins[I + 3])) {
+        Leaf *L = cachedLeaf(At, /*Create=*/true, Cache);
+        assignWordBytes(L->Words[(At & (LeafSize - 1)) >> WordBits], Origins + I, Cache);
+        J = I + WordSize;
+        continue;
+      }
+      for (J = I + 1; J < N && Origins[J] == Origins[I] && ((Addr + J) & (WordSize - 1)) != 0;)
+        ++J;
+      if (((Addr + J) & (WordSize - 1)) == 0) // a run up to a word's end goes on whole words
+        while (J < N && Origins[J] == Origins[I])
+          ++J;
+      store(At, J - I, Origins[I], Cache);
+    }
+  }
+
+  // The word's four bytes take the origins Bytes (not all one): in its record if it has one,
+  // in its entry if that can hold them (one origin and none), else in a fresh record.
+  void assignWordBytes(std::atomic<uint32_t> &Entry, const uint32_t *Bytes, LeafCache &Cache) {
+    uint32_t Old = Entry.load(std::memory_order_acquire);
+    if (isRecord(Old)) {
+      SplitRecord &R = record(Old);
+      for (size_t J = 0; J < WordSize; ++J)
+        R.Bytes[J].store(Bytes[J], std::memory_order_relaxed);
+      return;
+    }
+    uint32_t Origin = 0, Mask = 0;
+    bool Part = true;
+    for (size_t J = 0; J < WordSize; ++J)
+      if (Bytes[J] != 0) {
+        Part = Part && (Origin == 0 || Origin == Bytes[J]) && Bytes[J] < PartOriginLimit;
+        Origin = Bytes[J];
+        Mask |= uint32_t(1) << J;
+      }
+    if (Part) {
+      Entry.store(PartTag | (Mask << PartMaskShift) | Origin, std::memory_order_release);
+      return;
+    }
+    uint32_t Index = allocateRecord(Cache);
+    SplitRecord &R = record(RecordTag | Index);
+    for (size_t J = 0; J < WordSize; ++J)
+      R.Bytes[J].store(Bytes[J], std::memory_order_relaxed);
+    // As splitBytes: a word split by two threads at once must not lose a record.
+    if (!Entry.compare_exchange_strong(Old, RecordTag | Index, std::memory_order_acq_rel,
+                                       std::memory_order_acquire)) {
+      Cache.FreeRecords.push_back(Index);
+      assignWordBytes(Entry, Bytes, Cache); // the word changed meanwhile: again
+    }
+  }
+
   // Makes Value (0, or 1 + a node) the origin of [Addr, Addr+Size); with 0, only where a leaf
   // exists.
   void store(uintptr_t Addr, unsigned long Size, uint32_t Value, LeafCache &Cache) {
@@ -429,7 +482,8 @@ private:
       const Leaf *L = cachedLeaf(From, /*Create=*/false, Cache);
       uint32_t V =
           L ? L->Words[(From & (LeafSize - 1)) >> WordBits].load(std::memory_order_acquire) : 0;
-      // A split word's bytes are copied, not its record's reference (a record has one word).
+      // A split word's bytes are copied, not its record's reference (a record has one word): the
+      // destination word takes the four at once (storeOrigins).
       Split[W] = isRecord(V);
       Entries[W] = Split[W] ? 0 : V;
       if (Split[W])
@@ -441,8 +495,7 @@ private:
     for (size_t W = 0; W < Words; ++W) {
       uintptr_t To = Dst + Head + (W << WordBits);
       if (Split[W]) {
-        for (size_t J = 0; J < WordSize; ++J)
-          store(To + J, 1, SplitOrigins[W][J], Cache);
+        storeOrigins(To, SplitOrigins[W], WordSize, Cache);
         continue;
       }
       Leaf *L = cachedLeaf(To, /*Create=*/Entries[W] != 0, Cache);

@@ -236,6 +236,55 @@ TEST(ShadowMemoryTest, CopyCarriesEachBytesOriginEvenWhenTheRangesOverlap) {
                                      Node(11)}));
 }
 
+TEST(ShadowMemoryTest, MisalignedCopyWritesEachWordOfMixedBytesAtOnce) {
+  // A copy between ranges at different offsets in their words takes a whole destination word
+  // of mixed origins at once: into its record if it has one, into its entry if one origin and
+  // none fit there (no record taken), else into a fresh record. Every byte ends with its
+  // source byte's origin, over destinations that held whole words, parts and records.
+  auto S = std::make_unique<ShadowMemory>();
+  Cache C;
+  constexpr uintptr_t From = Base + (7u << 20), To = Base + (8u << 20) + 3;
+  constexpr size_t Size = 2048;
+  // Source: blocks of 16 bytes, in turn mixed origins, one origin and none, and one origin.
+  auto Node = [](size_t I) -> uint32_t {
+    switch (I / 16 % 3) {
+    case 0:
+      return 1 + I % 5;
+    case 1:
+      return I % 16 < 6 ? 9 : sleuth::rt::NoNode;
+    default:
+      return 20;
+    }
+  };
+  for (size_t I = 0; I < Size; ++I)
+    if (Node(I) != sleuth::rt::NoNode)
+      S->assign(From + I, 1, Node(I), C);
+  auto Check = [&](const char *When) {
+    for (size_t I = 0; I < Size; ++I)
+      ASSERT_EQ(S->originAt(To + I, C), Node(I) == sleuth::rt::NoNode ? 0 : Node(I) + 1)
+          << "byte " << I << " " << When;
+  };
+  S->assign(To - 3, Size + 8, /*Node=*/30, C); // whole words before
+  S->copy(To, From, Size, C);
+  Check("over whole words");
+  size_t Records = S->splitRecordsAllocated();
+  S->copy(To, From, Size, C); // again: the words that took records write into them
+  Check("over its own copy");
+  EXPECT_EQ(S->splitRecordsAllocated(), Records);
+  EXPECT_EQ(S->originAt(To - 1, C), 31u); // the bytes around it keep theirs
+  EXPECT_EQ(S->originAt(To + Size, C), 31u);
+  // A destination word that held a part of one origin and none takes no record for another.
+  constexpr uintptr_t Lone = Base + (9u << 20);
+  constexpr uint32_t No = sleuth::rt::NoNode;
+  S->assign(Lone + 4, 1, /*Node=*/9, C); // word at Lone + 4: a part
+  S->copy(Lone + 5, From + 16 + 4, 3, C); // from the 'one origin and none' block: 9, 9, none
+  S->copy(Lone + 3, From + 16 + 5, 3, C); // 9 (into the word before), none, none
+  EXPECT_EQ(bytesOf(*S, Lone + 4, C), (std::array<uint32_t, 4>{No, No, 9, No}));
+  S->copy(Lone + 4, From + 16 + 4, 4, C); // the whole word at once: 9, 9, none, none
+  EXPECT_EQ(bytesOf(*S, Lone + 4, C), (std::array<uint32_t, 4>{9, 9, No, No}));
+  EXPECT_EQ(S->splitRecordsAllocated(), Records);
+}
+
 TEST(ShadowMemoryTest, ClearLeavesNoOriginAndMakesNoLeafForMemoryWithout) {
   // memset (sleuth_clear_origins) on memory that has shadow entries clears them; on 64 MiB that
   // has none it makes no leaf, so a program clearing large buffers pays nothing for them.
