@@ -81,6 +81,7 @@ ThreadState &newThreadState() {
   T->Frames.push_back(Frame{});
   sleuth_pending_reads.last = &T->Last;
   T->Leaves.Published = &sleuth_pending_reads;
+#ifdef SLEUTH_INLINE_WRITES
   // Its table of edges (untouched pages cost nothing), and the shadow's split records, which
   // the inline probes read and write.
   void *Edges = mmap(nullptr, sizeof(unsigned long) << SLEUTH_EDGE_BITS, PROT_READ | PROT_WRITE,
@@ -90,6 +91,7 @@ ThreadState &newThreadState() {
   T->EdgeKeys = static_cast<unsigned long *>(Edges);
   sleuth_pending_reads.edges = T->EdgeKeys;
   sleuth_pending_reads.split_chunks = shadow().recordChunks();
+#endif
   CurrentThread = T;
   return *T;
 }

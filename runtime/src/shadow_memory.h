@@ -361,10 +361,12 @@ private:
   static constexpr size_t MaxRecords = size_t(1) << 30;
   static constexpr size_t MaxChunks = MaxRecords >> ChunkBits;
   static constexpr size_t ChunkTableBytes = sizeof(std::atomic<SplitRecord *>) * MaxChunks;
-  static_assert(sizeof(SplitRecord) == 16 && ChunkBits == 16 &&
-                    MaxRecords == size_t(1) << SLEUTH_RECORD_BITS &&
+  static_assert(sizeof(SplitRecord) == 16);
+#ifdef SLEUTH_INLINE_WRITES
+  static_assert(ChunkBits == 16 && MaxRecords == size_t(1) << SLEUTH_RECORD_BITS &&
                     sizeof(std::atomic<SplitRecord *>) == sizeof(unsigned *),
                 "the inline probes of runtime.h find records this way (sleuth_record_byte)");
+#endif
 
   // The whole word now originates at Value. The common case, a word without a record, is a
   // load and a store (no locked instruction); a record is released by the thread whose

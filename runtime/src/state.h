@@ -194,8 +194,10 @@ struct ThreadState {
   void addData(sleuth_site_state &State, uint32_t Node, uint32_t From) {
     if (!knownOrRemembered(State.data, From + 1))
       Data.insert(Node, From);
+#ifdef SLEUTH_INLINE_WRITES
     uint64_t Key = uint64_t(Node) << 32 | (From + 1);
     EdgeKeys[sleuth_edge_slot(Key)] = Key;
+#endif
   }
   /// Records the edge Node <- Ctl - 1 (control; Ctl is 1 + a test's node) unless State knows it.
   void addControl(sleuth_site_state &State, uint32_t Node, uint32_t Ctl) {
