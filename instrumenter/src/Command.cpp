@@ -40,6 +40,9 @@ options:
   --header-cache DIR  keep instrumented project headers in DIR: a header seen alike by a
                    later source (same text, tokens and macros) is not instrumented again
                    (the compiler wrappers do this by default; see docs/wrappers.md)
+  --checked-reads  deps mode: check every read of a local at run time, also where one write
+                   reaches it on every path (by default such a read has no probe: its edge is
+                   known when instrumenting, see docs/architecture.md); for comparisons
   --stats          print per file how many functions and sites were instrumented
   -h, --help       this text
 )";
@@ -86,7 +89,7 @@ bool writeOutput(const std::string &Path, const std::string &Text, std::string &
 int instrumentMain(int Argc, const char **Argv) {
   std::vector<std::string> Files, CompilerArgs;
   std::string Output, BuildDir;
-  bool HaveCompilerArgs = false, Stats = false;
+  bool HaveCompilerArgs = false, Stats = false, StaticReads = true;
   InstrumentMode Mode = InstrumentMode::Dependences;
   CoverageCounters Counters = CoverageCounters::Exact;
   bool IncludedFiles = true;
@@ -149,6 +152,10 @@ int instrumentMain(int Argc, const char **Argv) {
       Stats = true;
       continue;
     }
+    if (A == "--checked-reads") {
+      StaticReads = false;
+      continue;
+    }
     if (!A.empty() && A[0] == '-')
       return fail("unknown option '" + A + "' (see --help)");
     Files.push_back(A);
@@ -174,6 +181,7 @@ int instrumentMain(int Argc, const char **Argv) {
     Request.File = File;
     Request.Mode = Mode;
     Request.Counters = Counters;
+    Request.StaticReads = StaticReads;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     Request.HeaderCacheDirectory = HeaderCache;

@@ -72,6 +72,8 @@ public:
   std::string CounterName = "__sleuth_cov";
   /// Coverage mode: place counters as CoverageCounters::Minimal says.
   bool MinimalCounters = false;
+  /// Dependence mode: reads with a static origin need no probe (InstrumentRequest::StaticReads).
+  bool StaticReads = true;
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 

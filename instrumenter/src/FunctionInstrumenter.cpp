@@ -118,6 +118,96 @@ std::pair<std::string, std::string> FunctionInstrumenter::addRead(CharSourceRang
   return {Prefix, Suffix};
 }
 
+void FunctionInstrumenter::noteKeptRead(const VarDecl *V, const Stmt *At) {
+  Reads.back().Local = V;
+  Reads.back().At = At;
+}
+
+void FunctionInstrumenter::noteValueRead(unsigned WriteSite) { Reads.back().ValueOf = WriteSite; }
+
+std::string FunctionInstrumenter::priorRead(const VarDecl *V, const Stmt *Anchor, unsigned Site,
+                                            const std::string &Origin) {
+  std::string Cache = readCache();
+  return defer([this, V, Anchor, Site, Origin, Cache]() -> std::string {
+    if (std::optional<unsigned> Def = Statics.reaching(V, Anchor)) {
+      Ctx.Sites->addStaticData(Site, *Def, false);
+      return "";
+    }
+    return "sleuth_chk(&" + Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) + "u, " +
+           Origin + "), ";
+  });
+}
+
+bool FunctionInstrumenter::consumesStatically(unsigned Site) const {
+  switch ((*Ctx.Sites)[Site].Kind) {
+  case SiteKind::Var:
+  case SiteKind::Test:
+  case SiteKind::Ret:
+  case SiteKind::Assert:
+  case SiteKind::Effect:
+    return true;
+  default:
+    return false; // a call site is no graph node: its reads are the runtime's business
+  }
+}
+
+// Whether Parent evaluates Child every time it is evaluated itself, and Child is no write's
+// target. An allowlist: anything else keeps its reads checked.
+static bool alwaysEvaluates(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent)) {
+    if (B->isLogicalOp() || B->isAssignmentOp())
+      return Child == B->getLHS() ? !B->isAssignmentOp() : !B->isLogicalOp();
+    return true;
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(Parent))
+    return Child == C->getCond();
+  if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+    return !U->isIncrementDecrementOp();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent))
+    return !Op->isAssignmentOp() && Op->getOperator() != OO_AmpAmp &&
+           Op->getOperator() != OO_PipePipe && Op->getOperator() != OO_PlusPlus &&
+           Op->getOperator() != OO_MinusMinus;
+  return isa<ParenExpr, CastExpr, ArraySubscriptExpr, MemberExpr, CallExpr, InitListExpr,
+             CompoundLiteralExpr, ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+             CXXConstructExpr>(Parent);
+}
+
+bool FunctionInstrumenter::evaluatedWithNode(const Stmt *At, unsigned Site) {
+  if (AnchorOfSite.empty())
+    for (auto &[Id, Anchor] : Anchors)
+      AnchorOfSite.try_emplace(Id, Anchor);
+  const Stmt *Anchor = AnchorOfSite.lookup(Site);
+  if (!Anchor)
+    return false;
+  for (const Stmt *Child = At; Child; Child = Ctx.parent(Child)) {
+    if (Child == Anchor)
+      return true;
+    const Stmt *Parent = Ctx.parent(Child);
+    if (!Parent || !alwaysEvaluates(Parent, Child))
+      return false;
+  }
+  return false;
+}
+
+bool FunctionInstrumenter::isStaticRead(Read &R) {
+  if (R.Static >= 0)
+    return R.Static == 1;
+  R.Static = 0;
+  if (!consumesStatically(R.Claim))
+    return false;
+  if (R.ValueOf != ~0u) {
+    Ctx.Sites->addStaticData(R.Claim, R.ValueOf, true);
+    R.Static = 1;
+  } else if (R.Local) {
+    std::optional<unsigned> Def = Statics.reaching(R.Local, R.At);
+    if (Def && evaluatedWithNode(R.At, R.Claim)) {
+      Ctx.Sites->addStaticData(R.Claim, *Def, false);
+      R.Static = 1;
+    }
+  }
+  return R.Static == 1;
+}
+
 std::string FunctionInstrumenter::readCache() {
   unsigned Slot = Ctx.Sites->addReadSlot();
   return "&" + Ctx.ReadCacheName + "[" + std::to_string(2 * Slot) + "]";
@@ -129,6 +219,8 @@ std::string FunctionInstrumenter::readText(unsigned Index, bool Prefix) {
     return "";
   if (R.Claim == Unclaimed || R.Claim == Pushed)
     return Prefix ? R.Forms.PushPrefix : R.Forms.PushSuffix;
+  if (isStaticRead(R))
+    return "";
   if (R.Cache.empty())
     R.Cache = readCache();
   std::string Text = Prefix ? R.Forms.CheckPrefix : R.Forms.CheckSuffix;
@@ -323,6 +415,7 @@ bool FunctionInstrumenter::run() {
   computeControlDependences();
   computeControlGroups();
   FrameProbe::instrumentEntry(*this);
+  Statics.analyse(Function, Ctx.Ast, Ctx.StaticReads && LocalQualifier.empty() && !hasTry(Body));
   resolveDeferred(FirstEdit, FirstReplacement);
   HotLoops::inlineProbes(Body, FirstEdit, Ctx);
   return true;

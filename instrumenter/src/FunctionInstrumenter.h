@@ -10,6 +10,7 @@
 
 #include "Context.h"
 #include "LocalOrigins.h"
+#include "StaticOrigins.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -36,6 +37,8 @@ public:
   unsigned FunctionId = 0;
   /// Locals and parameters whose origins live in companion locals.
   LocalOrigins Locals;
+  /// Which of their writes reach which reads (probes note the writes).
+  StaticOrigins Statics;
 
   /// In a lambda that is not `mutable`, the origin of a variable that `E` names and that the
   /// lambda captured by copy (the node that created the closure, see Context::ClosureSites);
@@ -108,6 +111,18 @@ public:
     std::string PushPrefix, PushSuffix, CheckPrefix, CheckSuffix;
   };
   std::pair<std::string, std::string> addRead(clang::CharSourceRange R, ReadForms Forms);
+  /// The read just added (addRead) is of kept local V, evaluated at CFG element At (its
+  /// lvalue-to-rvalue conversion): if one write of V reaches it and it runs on every execution
+  /// of the node that claims it, its edge is static (see StaticOrigins.h) and it has no probe.
+  void noteKeptRead(const clang::VarDecl *V, const clang::Stmt *At);
+  /// The read just added reads the value that the write at `WriteSite` gave its kept local,
+  /// right after that write: its origin is that write, and the write running shows it ran.
+  void noteValueRead(unsigned WriteSite);
+  /// The check, followed by ", ", of the old value of kept local V (companion Origin) that
+  /// compound write `Site` (anchored at Anchor) reads; empty (deferred) where the origin is
+  /// static, the write itself showing that the read ran.
+  std::string priorRead(const clang::VarDecl *V, const clang::Stmt *Anchor, unsigned Site,
+                        const std::string &Origin);
   /// Reads registered inside S (and not claimed yet) flow into node `Site`.
   void claimReads(const clang::Stmt *S, unsigned Site);
   /// Reads registered inside S (not claimed yet) are pushed: a callee decides.
@@ -170,7 +185,22 @@ private:
     ReadForms Forms;
     unsigned Claim = Unclaimed; // the consuming site, or Unclaimed / Pushed / Omitted
     std::string Cache;          // its slots, once it is checked
+    const clang::VarDecl *Local = nullptr; // a kept local's read (noteKeptRead)...
+    const clang::Stmt *At = nullptr;       // ...evaluated there
+    unsigned ValueOf = ~0u;                // the write whose value it reads (noteValueRead)
+    int Static = -1;                       // decided: 1 if its edge is static
   };
+  /// True if read R (claimed by a node) has a static edge, which is then in the site table.
+  bool isStaticRead(Read &R);
+  /// True if the node of `Site` can stand for the reads it consumes: a graph node whose
+  /// execution completes what its anchor evaluates.
+  bool consumesStatically(unsigned Site) const;
+  /// True if the node of `Site` runs only after At was evaluated, in every execution: At lies
+  /// in its anchor, outside any operand evaluated only sometimes (&&, ||, ?:) and outside the
+  /// target of a write (a store through a null pointer faults after At's check would have
+  /// recorded it, the node never completing).
+  bool evaluatedWithNode(const clang::Stmt *At, unsigned Site);
+  llvm::DenseMap<unsigned, const clang::Stmt *> AnchorOfSite;
   std::string readText(unsigned Index, bool Prefix);
   std::string expand(const std::string &Text, std::vector<std::string> &Done,
                      std::vector<bool> &Ready);

@@ -211,10 +211,10 @@ private:
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
-           CoverageCounters Counters, IncludedFiles &Included, HeaderCache &Cache,
+           CoverageCounters Counters, bool StaticReads, IncludedFiles &Included, HeaderCache &Cache,
            std::string MainFile, InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), Included(Included), Cache(Cache),
-        MainFile(std::move(MainFile)), Result(Result) {}
+      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), StaticReads(StaticReads),
+        Included(Included), Cache(Cache), MainFile(std::move(MainFile)), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -226,6 +226,7 @@ public:
     bool IsCoverage = Mode == InstrumentMode::Coverage;
     Context Ctx(Ast, Rewrite, IsCoverage ? NoAsserts : Asserts);
     Ctx.MinimalCounters = Counters == CoverageCounters::Minimal;
+    Ctx.StaticReads = StaticReads;
     if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
       Included.setMainFile(MainFile, MainEntry->getName());
     Ctx.Instrumentable = Included.candidates(SM);
@@ -324,6 +325,7 @@ private:
   std::vector<AssertInvocation> &Asserts;
   InstrumentMode Mode;
   CoverageCounters Counters;
+  bool StaticReads;
   IncludedFiles &Included;
   HeaderCache &Cache;
   std::string MainFile;
@@ -333,14 +335,14 @@ private:
 /// The part of the request that decides how a header is rewritten, besides its own tokens.
 std::string cacheConfiguration(const InstrumentRequest &Request) {
   if (Request.Mode == InstrumentMode::Dependences)
-    return "deps";
+    return Request.StaticReads ? "deps" : "deps-checked";
   return Request.Counters == CoverageCounters::Minimal ? "coverage-minimal" : "coverage-exact";
 }
 
 class Action : public ASTFrontendAction {
 public:
   Action(const InstrumentRequest &Request, InstrumentResult &Result)
-      : Mode(Request.Mode), Counters(Request.Counters),
+      : Mode(Request.Mode), Counters(Request.Counters), StaticReads(Request.StaticReads),
         Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
         Cache(Request.HeaderCacheDirectory, cacheConfiguration(Request)), MainFile(Request.File),
         Result(Result) {}
@@ -350,13 +352,14 @@ public:
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
     Cache.watch(CI.getPreprocessor());
-    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, Included, Cache, MainFile,
-                                      Result);
+    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, StaticReads, Included, Cache,
+                                      MainFile, Result);
   }
 
 private:
   InstrumentMode Mode;
   CoverageCounters Counters;
+  bool StaticReads;
   IncludedFiles Included;
   HeaderCache Cache;
   std::string MainFile;

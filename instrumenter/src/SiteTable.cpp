@@ -55,6 +55,10 @@ std::string SiteTable::tables(const std::string &AbsolutePath, const std::string
   Out += "static struct sleuth_site_state __sleuth_ss" + Suffix + "[" + std::to_string(NumStates) +
          "];\n";
   Out += "static unsigned __sleuth_rc" + Suffix + "[" + std::to_string(2 * ReadSlots + 2) + "];\n";
+  Out += "static const unsigned __sleuth_sd" + Suffix + "[] = {";
+  for (auto [Site, Origin] : StaticData)
+    Out += std::to_string(Site) + "u, " + std::to_string(Origin) + "u, ";
+  Out += "0u};\n";
   size_t NumFuncStates = Functions.empty() ? 1 : Functions.size();
   Out += "static struct sleuth_func_state __sleuth_fs" + Suffix + "[" +
          std::to_string(NumFuncStates) + "];\n";
@@ -64,7 +68,8 @@ std::string SiteTable::tables(const std::string &AbsolutePath, const std::string
   Out += "static struct sleuth_tu __sleuth_tu" + Suffix + " = {" + cStringLiteral(AbsolutePath) +
          ", __sleuth_sites" + Suffix + ", " + std::to_string(Sites.size()) + ", __sleuth_cds" +
          Suffix + ", __sleuth_funcs" + Suffix + ", " + std::to_string(Functions.size()) +
-         ", __sleuth_ss" + Suffix + ", __sleuth_fs" + Suffix + ", 0, 0, 0};\n";
+         ", __sleuth_ss" + Suffix + ", __sleuth_fs" + Suffix + ", __sleuth_sd" + Suffix + ", " +
+         std::to_string(StaticData.size()) + ", 0, 0, 0};\n";
   Out += "static struct sleuth_tu *const __sleuth_tu_ref" + Suffix +
          " __attribute__((unused)) = &__sleuth_tu" + Suffix + ";\n";
   Out += "static unsigned *const __sleuth_rc_ref" + Suffix +

@@ -2,6 +2,7 @@
 // `struct sleuth_site` records (see runtime/include/sleuth/runtime.h).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,16 @@ public:
   }
   /// A pair of slots in the unit's read cache (`__sleuth_rc`), for one checked read.
   unsigned addReadSlot() { return ReadSlots++; }
+  /// A static data edge (sleuth_tu::static_data): node `Site` reads what node `Origin` wrote
+  /// whenever `Site` ran, or, with WitnessIsOrigin, whenever `Origin` ran. Each edge once.
+  void addStaticData(unsigned Site, unsigned Origin, bool WitnessIsOrigin) {
+    unsigned Encoded = Origin | (WitnessIsOrigin ? StaticWitnessIsOrigin : 0u);
+    if (StaticDataSeen.insert({Site, Encoded}).second)
+      StaticData.push_back({Site, Encoded});
+  }
+  size_t numStaticData() const { return StaticData.size(); }
+  /// As SLEUTH_STATIC_WITNESS_ORIGIN of the runtime's header.
+  static constexpr unsigned StaticWitnessIsOrigin = 0x80000000u;
   Site &operator[](unsigned Id) { return Sites[Id]; }
   size_t size() const { return Sites.size(); }
   size_t numFunctions() const { return Functions.size(); }
@@ -64,6 +75,8 @@ private:
   std::vector<Site> Sites;
   std::vector<FunctionEntry> Functions;
   unsigned ReadSlots = 0;
+  std::vector<std::pair<unsigned, unsigned>> StaticData;
+  std::set<std::pair<unsigned, unsigned>> StaticDataSeen;
 };
 
 /// A C string literal for S.

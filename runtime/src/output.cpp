@@ -118,6 +118,27 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
     if (Ran && !Recorded)
       W.str("ctrl ").num(FileId[N]).sp().num(FileId[From]).nl();
   }
+  // Reads whose origin the instrumenter knew (sleuth_tu::static_data) have no probe: their
+  // edge holds for every execution of the node that consumes them, so it is written for every
+  // such node that ran, and after a fatal signal for the node a thread was in the middle of.
+  for (sleuth_tu *Tu : R.Units)
+    for (unsigned I = 0; I < Tu->num_static_data; ++I) {
+      unsigned Origin = Tu->static_data[2 * I + 1];
+      size_t N = Tu->base - 1 + Tu->static_data[2 * I];
+      size_t From = Tu->base - 1 + (Origin & ~SLEUTH_STATIC_WITNESS_ORIGIN);
+      size_t Witness = Origin & SLEUTH_STATIC_WITNESS_ORIGIN ? From : N;
+      if (Tu->base == 0 || N >= FileId.size() || From >= FileId.size() ||
+          !isGraphNode(R.Sites[N]) || !isGraphNode(R.Sites[From]))
+        continue;
+      bool Ran = false, Recorded = false;
+      for (ThreadState *T : R.Threads) {
+        Ran = Ran || (Witness < T->Hits.size() && T->Hits[Witness] != 0) ||
+              (Reason == WriteReason::Signal && T->InProgress == Witness);
+        Recorded = Recorded || T->Data.contains(uint32_t(N), uint32_t(From));
+      }
+      if (Ran && !Recorded)
+        W.str("data ").num(FileId[N]).sp().num(FileId[From]).nl();
+    }
   for (ThreadState *T : R.Threads)
     if (T->Last != NoNode && T->Last < FileId.size() && isGraphNode(R.Sites[T->Last]))
       W.str("last ").num(T->Number).sp().num(FileId[T->Last]).nl();

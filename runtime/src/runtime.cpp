@@ -376,6 +376,7 @@ void sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volat
                       unsigned long Size) {
   ThreadState &T = thread();
   size_t Mark = T.Pending.size();
+  T.InProgress = nodeOf(Tu, Site);
   pushOrigins(T, Addr, Size);
   checkCollected(T, Tu, Cache, Site, Mark);
 }

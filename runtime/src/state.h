@@ -178,6 +178,10 @@ struct ThreadState {
   std::unordered_set<uint64_t> Completed;
   ShadowMemory::LeafCache Leaves;
   uint32_t Last = NoNode;
+  /// The node whose read last went to the runtime (sleuth_getc_slow): after a fatal signal, the
+  /// node the signal may have cut short, whose static data edges are written out although it
+  /// never completed (a read through a null pointer goes to the runtime before it faults).
+  uint32_t InProgress = NoNode;
   /// The data edges it recorded or found recorded, for the inline reads (sleuth_edge_known):
   /// published as sleuth_pending_reads.edges.
   unsigned long *EdgeKeys = nullptr;

@@ -39,6 +39,7 @@ protected:
     R.File = std::string(P);
     R.Arguments = std::move(Args);
     R.ShowDiagnostics = false;
+    R.StaticReads = StaticReads;
     InstrumentResult Result = instrument(R);
     EXPECT_TRUE(Result.Ok) << Result.Error;
     return Result.Text;
@@ -77,7 +78,39 @@ protected:
   }
 
   llvm::SmallString<128> Root;
+  /// Off unless a test says otherwise: these tests look at each read's probe, which a read with
+  /// a static edge does not have (ReadsThatOneWriteReachesHaveStaticEdges turns it on).
+  bool StaticReads = false;
 };
+
+/// The number of reads checked against companion Companion.
+size_t checks(const std::string &Text, const std::string &Companion) {
+  std::regex Check("sleuth_chk(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], [0-9]+u, " +
+                   Companion + "\\)");
+  return size_t(
+      std::distance(std::sregex_iterator(Text.begin(), Text.end(), Check), std::sregex_iterator()));
+}
+
+/// The unit's static data edges (sleuth_tu::static_data): pairs (site, origin | witness flag).
+std::vector<std::pair<unsigned long, unsigned long>> staticEdges(const std::string &Text) {
+  std::vector<std::pair<unsigned long, unsigned long>> Pairs;
+  size_t At = Text.find("__sleuth_sd[] = {");
+  if (At == std::string::npos)
+    return Pairs;
+  std::string Table = Text.substr(At, Text.find('}', At) - At);
+  std::regex Pair("([0-9]+)u, ([0-9]+)u, ");
+  for (auto It = std::sregex_iterator(Table.begin(), Table.end(), Pair);
+       It != std::sregex_iterator(); ++It)
+    Pairs.emplace_back(std::stoul((*It)[1]), std::stoul((*It)[2]));
+  return Pairs;
+}
+
+/// The site of the node that sets companion Companion to `base + site`.
+unsigned parameterSite(const std::string &Text, const std::string &Companion) {
+  std::smatch M;
+  std::regex Entry(Companion + " = __sleuth_tu\\.base \\+ ([0-9]+)u");
+  return std::regex_search(Text, M, Entry) ? unsigned(std::stoul(M[1])) : ~0u;
+}
 
 TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
   std::string Text = rewrite("a.c", "int f(int n, int *a, int unused) {\n"
@@ -106,6 +139,51 @@ TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
                                                  "\\(\\(unused\\)\\) = \\(\\(void\\)\\("
                                                  "__sleuth_o0_[0-9]+ = sleuth_def")))
       << Text;
+}
+
+// A read of a kept local that one write reaches on every path reads the same node in every
+// run: it has no probe, and its edge goes into the unit's table (StaticOrigins.h), provided the
+// node consuming it runs only after it (not in the right operand of && nor the target of a
+// write) or it reads the value of the write right before it.
+TEST_F(RewriteTest, ReadsThatOneWriteReachesHaveStaticEdges) {
+  StaticReads = true;
+  std::string Text = rewrite("st.c", "int f(int a, int n, int *p) {\n"
+                                     "  int k = a * 2;\n"
+                                     "  int i, s = 0;\n"
+                                     "  for (i = 0; i < n; i++)\n"
+                                     "    s += k + a;\n"
+                                     "  if (n > 0 && k > 3)\n"
+                                     "    s = 1;\n"
+                                     "  *p = s;\n"
+                                     "  return s + k;\n"
+                                     "}\n"
+                                     "int g(int x) { int y; return (y = x + 1) * 2; }\n"
+                                     "int h(void) { int c = 0; c += 1; c += 2; return c; }\n");
+  std::string F = Text.substr(Text.find("int f("), Text.find("int g(") - Text.find("int f("));
+  // a and n are never written; k once, before every read, but `k > 3` runs only if n > 0.
+  EXPECT_EQ(checks(F, "__sleuth_o0_0"), 0u) << F;
+  EXPECT_EQ(checks(F, "__sleuth_o0_1"), 0u) << F;
+  EXPECT_EQ(checks(F, "__sleuth_o0_3"), 1u) << F;
+  // i and s have several writes that reach their reads; p is the target of a write, whose
+  // store through a null pointer would fault before the node completes.
+  EXPECT_GE(checks(F, "__sleuth_o0_4"), 2u) << F;
+  EXPECT_GE(checks(F, "__sleuth_o0_5"), 3u) << F;
+  EXPECT_EQ(checks(F, "__sleuth_o0_2"), 1u) << F;
+  auto Edges = staticEdges(Text);
+  unsigned A = parameterSite(Text, "__sleuth_o0_0");
+  EXPECT_TRUE(llvm::any_of(Edges, [A](auto E) { return E.second == A; })) << Text;
+  // g: the value of `y = x + 1` is the write's, shown to be read whenever the write ran.
+  EXPECT_TRUE(llvm::any_of(Edges, [](auto E) { return E.second >= 0x80000000ul; })) << Text;
+  // h: each compound write reads the one before it, the return the last.
+  std::string H = Text.substr(Text.find("int h("));
+  EXPECT_EQ(H.find("sleuth_chk"), std::string::npos) << H;
+
+  // --checked-reads: every read of a kept local is checked, and the table is empty.
+  StaticReads = false;
+  std::string Checked = rewrite("st2.c", "int f(int a) { int k = a * 2; return k + a; }\n");
+  EXPECT_EQ(checks(Checked, "__sleuth_o0_0"), 2u) << Checked;
+  EXPECT_EQ(checks(Checked, "__sleuth_o0_1"), 1u) << Checked;
+  EXPECT_TRUE(staticEdges(Checked).empty()) << Checked;
 }
 
 TEST_F(RewriteTest, ParametersMixKeptAndShadowed) {

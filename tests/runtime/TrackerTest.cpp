@@ -169,6 +169,13 @@ public:
     Funcs.push_back(sleuth_func{1, 1000, Name});
     return static_cast<unsigned>(Funcs.size() - 1);
   }
+  /// A static data edge (sleuth_tu::static_data): Site reads what Origin wrote, whenever
+  /// Site ran (or Origin, with WitnessIsOrigin).
+  void staticData(unsigned Site, unsigned Origin, bool WitnessIsOrigin = false) {
+    require(!Finished, "static edges added after the first probe");
+    StaticData.push_back(Site);
+    StaticData.push_back(Origin | (WitnessIsOrigin ? SLEUTH_STATIC_WITNESS_ORIGIN : 0u));
+  }
   unsigned site(unsigned Kind, const char *Name, unsigned Func = 0, std::vector<unsigned> Cds = {},
                 unsigned Flags = 0) {
     require(!Finished, "sites added after the first probe");
@@ -195,6 +202,8 @@ public:
                      static_cast<unsigned>(Funcs.size()),
                      States.data(),
                      FuncStates.data(),
+                     StaticData.data(),
+                     static_cast<unsigned>(StaticData.size() / 2),
                      0,
                      0,
                      0};
@@ -308,6 +317,7 @@ private:
   const char *Path;
   std::vector<sleuth_site> Sites;
   std::vector<unsigned> CdTable;
+  std::vector<unsigned> StaticData; // pairs (site, origin site)
   std::vector<sleuth_func> Funcs;
   std::vector<sleuth_site_state> States;
   std::vector<sleuth_func_state> FuncStates;
@@ -686,6 +696,31 @@ TEST_F(TrackerTest, PartialOverwriteGivesBothOrigins) {
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "whole"), (Names{"x", "low byte"}));
   EXPECT_EQ(dataOf(*R.Graph, "high"), Names{"x"});
+}
+
+// Reads whose origin the instrumenter knew have no probe: their edges are written for the
+// nodes that ran, the reading node's or, for a read right after its write, the write's.
+TEST_F(TrackerTest, StaticDataEdgesAreWrittenForTheNodesThatShowTheyHeld) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a"), B = U.site(VarSite, "b"), C = U.site(VarSite, "c"),
+             D = U.site(VarSite, "d"), E = U.site(VarSite, "e");
+    U.staticData(B, A);       // b ran: written
+    U.staticData(C, A);       // c never ran: not written
+    U.staticData(D, B, true); // b ran, d did not: written, as the read right after b's write ran
+    U.staticData(E, C, true); // c never ran: not written
+    U.enter(0);
+    int a = 1, b = 2;
+    U.decl(A, a);
+    U.decl(B, b);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  const DependenceGraph &G = *R.Graph;
+  EXPECT_EQ(dataOf(G, "b"), Names{"a"});
+  EXPECT_EQ(dataOf(G, "c"), Names{});
+  EXPECT_EQ(dataOf(G, "d"), Names{"b"});
+  EXPECT_EQ(dataOf(G, "e"), Names{});
 }
 
 TEST_F(TrackerTest, CompoundWriteDependsOnTheOldValue) {

@@ -126,6 +126,7 @@ struct Wrapper {
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
   CoverageCounters Counters = CoverageCounters::Exact;
+  bool StaticReads = true; // off with SLEUTH_CHECKED_READS=1
   llvm::SmallString<128> Scratch;
   bool KeepScratch = false;
 
@@ -245,6 +246,7 @@ struct Wrapper {
     Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
     Request.Mode = Mode;
     Request.Counters = Counters;
+    Request.StaticReads = StaticReads;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     Request.HeaderCacheDirectory = HeaderCache;
@@ -488,7 +490,9 @@ void printHelp(bool Cxx) {
       << "  SLEUTH_HEADER_CACHE  where instrumented project headers are kept, so that each is\n"
          "               instrumented once, not with every source (default\n"
          "               $XDG_CACHE_HOME/sleuth/headers or ~/.cache/sleuth/headers); off: none\n"
-      << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n";
+      << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n"
+      << "  SLEUTH_CHECKED_READS=1  deps mode: check every read of a local at run time (see\n"
+         "               sleuth instrument --checked-reads)\n";
 }
 
 int wrap(int Argc, const char **Argv, bool Cxx) {
@@ -500,6 +504,9 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
   const char *ModeEnv = std::getenv("SLEUTH_MODE");
   std::string Mode = ModeEnv ? ModeEnv : "";
   std::string ModeFrom = "SLEUTH_MODE";
+  if (const char *Checked = std::getenv("SLEUTH_CHECKED_READS");
+      Checked && *Checked && std::string(Checked) != "0")
+    W.StaticReads = false;
   const char *CountersEnv = std::getenv("SLEUTH_COUNTERS");
   std::string Counters = CountersEnv ? CountersEnv : "";
   std::string CountersFrom = "SLEUTH_COUNTERS";

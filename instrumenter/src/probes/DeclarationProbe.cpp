@@ -101,6 +101,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
       Dummy += "((void)(" + *Origin + " = sleuth_def(" + Unit + ")), 0)";
+      // After the statement, the companion is assigned later than the initializer runs.
+      F.Statics.noteWrite(V, V->getInit(), Site, InlineDeclarators || Single);
     } else if (F.isCxx() && constructedByInstrumentedCode(V, F)) {
       Dummy += "((void)sleuth_def(" + Unit + "), 0)";
     } else {

@@ -118,6 +118,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     if (AllKept) {
       Params += "(void)(" + *Origin + " = " + F.Ctx.UnitName + ".base + " + std::to_string(Site) +
                 "u)" + Sep;
+      F.Statics.noteParameter(P, Site);
     } else if (Origin) {
       Params += "(void)(" + *Origin + " = sleuth_param_origin(" + F.Ctx.unitAndSite(Site) + ", " +
                 std::to_string(Position) + "u))" + Sep;

@@ -42,6 +42,7 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
   const std::string *Origin = F.Locals.companion(L);
+  bool Kept = Origin != nullptr;
   if (!Origin)
     Origin = F.captureOrigin(L); // a lambda's copy, which it cannot change
   if (Origin && !isConstantUse(L)) {
@@ -51,6 +52,8 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
       return false;
     }
     F.addRead(R, keptRead(*Origin, F));
+    if (Kept)
+      F.noteKeptRead(cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl()), Cast);
     F.countProbe();
     return true;
   }

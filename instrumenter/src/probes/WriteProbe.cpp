@@ -63,10 +63,10 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   unsigned Site =
       F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Compound ? CompoundWrite : 0);
   F.claimReads(Assign, Site);
+  const auto *V = cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl());
+  F.Statics.noteWrite(V, Assign, Site, true);
   // A compound write reads the old value first: its origin is still in the companion.
-  std::string Prior = Compound ? "sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
-                                     std::to_string(Site) + "u, " + Origin + "), "
-                               : "";
+  std::string Prior = Compound ? F.priorRead(V, Assign, Site, Origin) : "";
   std::string Def = Prior + "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
                     F.control(Site) + "))";
   // (A C++ rewrite whose type is void inside the user's `(void)(x = e)` would make that cast
@@ -77,6 +77,7 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Text + ")");
   } else { // the value of the assignment flows on from the node it created
     auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(Origin, F));
+    F.noteValueRead(Site);
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Prefix + Text + Suffix + ")");
   }
   F.markConsumed(Assign);
@@ -145,17 +146,19 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     unsigned Site =
         F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), F.Ctx.text(RL), CompoundWrite);
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
-    // The write reads the old value, whose origin is still in the companion.
-    std::string Prior = "sleuth_chk(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
-                        std::to_string(Site) + "u, " + *Origin + ")";
+    const auto *V = cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl());
+    F.Statics.noteWrite(V, IncDec, Site, true);
+    // The write reads the old value, whose origin is still in the companion (with ", ").
+    std::string Prior = F.priorRead(V, IncDec, Site, *Origin);
     if (F.Ctx.isDiscarded(IncDec) && !(F.isCxx() && F.Ctx.isCastToVoid(IncDec))) {
       F.claimReads(IncDec, Site);
       F.Ctx.wrap(RU, "((void)(",
-                 "), " + Prior + ", (void)(" + *Origin + " = sleuth_def(" + Unit + ")))");
+                 "), " + Prior + "(void)(" + *Origin + " = sleuth_def(" + Unit + ")))");
     } else { // recorded first, like sleuth_setnow; the expression reads the new node
       auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(*Origin, F));
+      F.noteValueRead(Site);
       F.Ctx.wrap(RU,
-                 "(" + Prior + ", (void)(" + *Origin + " = sleuth_defnow(" + Unit + ")), (void)(" +
+                 "(" + Prior + "(void)(" + *Origin + " = sleuth_defnow(" + Unit + ")), (void)(" +
                      Prefix + "0" + Suffix + "), ",
                  ")");
     }

@@ -130,6 +130,10 @@ struct sleuth_site_state {
 struct sleuth_func_state {
   unsigned completed[16];
 };
+/* In the origin of a static data edge (sleuth_tu::static_data): the edge holds whenever the
+ * origin's node ran, not the reading node (the read follows the write directly, inside an
+ * expression that completes into the reading node: the value of `x = e`, `*++p`). */
+#define SLEUTH_STATIC_WITNESS_ORIGIN 0x80000000u
 /* The first of the two slots of call control `cc`'s bucket. */
 #define SLEUTH_COMPLETED_SLOT(cc) ((((cc)*0x9e3779b1u) >> 29) * 2u)
 
@@ -142,6 +146,13 @@ struct sleuth_tu {
   unsigned num_funcs;
   struct sleuth_site_state *states;      /* one per site, zero-initialized */
   struct sleuth_func_state *func_states; /* one per function, zero-initialized */
+  /* Static data edges: pairs (site, origin site) of reads that the instrumenter removed because
+   * their origin is known at instrumentation time (a kept local's one definition that reaches
+   * them on every path) and they run on every execution of the site that consumes them. The
+   * edge holds whenever that site ran, and the runtime writes it out for every such site that
+   * did (or that a fatal signal cut short), as SLEUTH_FLAG_STATIC_CONTROL's edges. */
+  const unsigned *static_data;
+  unsigned num_static_data; /* pairs */
   /* Filled in by the runtime at registration; zero until then. */
   unsigned base; /* 1 + program-wide id of site 0 */
   unsigned func_base;

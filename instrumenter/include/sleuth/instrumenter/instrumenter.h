@@ -32,6 +32,10 @@ struct InstrumentRequest {
                                       // the real compiler)
   InstrumentMode Mode = InstrumentMode::Dependences;
   CoverageCounters Counters = CoverageCounters::Exact; // coverage mode only
+  /// Dependence mode: a read of a kept local that one write reaches on every path gets no probe,
+  /// its edge listed in the unit's table instead (instrumenter/src/StaticOrigins.h). Off, every
+  /// such read is checked at run time, as before static edges (for comparing the two).
+  bool StaticReads = true;
   /// Also instrument the project files the source includes (headers, included .c files): not
   /// system headers, nothing under /usr, /opt or /nix/store, and when IncludedRoots is not
   /// empty only files under one of those directories. Their rewritten text is inlined into the
