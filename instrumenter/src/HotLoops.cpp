@@ -46,7 +46,8 @@ std::string HotLoops::inlined(std::string Text) {
   return Text;
 }
 
-// The edits from FirstEdit on inside S's text (none if S has no plain file range).
+// The edits from FirstEdit on inside S's text (none if S has no plain file range) that insert
+// text: a read whose edge is static (StaticOrigins.h) left an empty one, which costs nothing.
 static std::vector<Edit *> editsInside(const Stmt *S, size_t FirstEdit, Context &Ctx) {
   std::vector<Edit *> Inside;
   CharSourceRange R = Ctx.fileRange(S);
@@ -56,7 +57,7 @@ static std::vector<Edit *> editsInside(const Stmt *S, size_t FirstEdit, Context 
   unsigned Begin = Ctx.SM.getFileOffset(R.getBegin()), End = Ctx.SM.getFileOffset(R.getEnd());
   for (size_t I = FirstEdit; I < Ctx.Edits.size(); ++I) {
     Edit &E = Ctx.Edits[I];
-    if (Ctx.SM.getFileID(E.Begin) != File)
+    if (Ctx.SM.getFileID(E.Begin) != File || (E.Prefix.empty() && E.Suffix.empty()))
       continue;
     unsigned At = Ctx.SM.getFileOffset(E.Begin);
     if (At >= Begin && At < End)
