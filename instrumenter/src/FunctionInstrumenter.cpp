@@ -203,6 +203,7 @@ bool FunctionInstrumenter::isStaticRead(Read &R) {
     if (Def && evaluatedWithNode(R.At, R.Claim)) {
       Ctx.Sites->addStaticData(R.Claim, *Def, false);
       R.Static = 1;
+      --Probes; // counted as a probe by ReadProbe, it inserts nothing (--stats, SLEUTH_STATS)
     }
   }
   return R.Static == 1;

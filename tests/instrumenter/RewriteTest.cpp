@@ -42,6 +42,7 @@ protected:
     R.StaticReads = StaticReads;
     InstrumentResult Result = instrument(R);
     EXPECT_TRUE(Result.Ok) << Result.Error;
+    LastProbes = Result.Probes;
     return Result.Text;
   }
 
@@ -81,6 +82,7 @@ protected:
   /// Off unless a test says otherwise: these tests look at each read's probe, which a read with
   /// a static edge does not have (ReadsThatOneWriteReachesHaveStaticEdges turns it on).
   bool StaticReads = false;
+  unsigned LastProbes = 0; // the last rewrite's count of probes (--stats)
 };
 
 /// The number of reads checked against companion Companion.
@@ -178,12 +180,17 @@ TEST_F(RewriteTest, ReadsThatOneWriteReachesHaveStaticEdges) {
   std::string H = Text.substr(Text.find("int h("));
   EXPECT_EQ(H.find("sleuth_chk"), std::string::npos) << H;
 
-  // --checked-reads: every read of a kept local is checked, and the table is empty.
+  // --checked-reads: every read of a kept local is checked, and the table is empty. The three
+  // reads that have no probe otherwise are no probes in the statistics either.
+  std::string Small = "int f(int a) { int k = a * 2; return k + a; }\n";
+  rewrite("st1.c", Small);
+  unsigned StaticProbes = LastProbes;
   StaticReads = false;
-  std::string Checked = rewrite("st2.c", "int f(int a) { int k = a * 2; return k + a; }\n");
+  std::string Checked = rewrite("st2.c", Small);
   EXPECT_EQ(checks(Checked, "__sleuth_o0_0"), 2u) << Checked;
   EXPECT_EQ(checks(Checked, "__sleuth_o0_1"), 1u) << Checked;
   EXPECT_TRUE(staticEdges(Checked).empty()) << Checked;
+  EXPECT_EQ(LastProbes, StaticProbes + 3) << Checked;
 }
 
 TEST_F(RewriteTest, ParametersMixKeptAndShadowed) {
