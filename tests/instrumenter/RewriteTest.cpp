@@ -179,6 +179,16 @@ TEST_F(RewriteTest, ReadsThatOneWriteReachesHaveStaticEdges) {
   // h: each compound write reads the one before it, the return the last.
   std::string H = Text.substr(Text.find("int h("));
   EXPECT_EQ(H.find("sleuth_chk"), std::string::npos) << H;
+  // A kept parameter beside one in the shadow memory gets its origin from the runtime, which
+  // gives its node too: its reads are static as well.
+  std::string Mixed = rewrite("mixed.c", "static void touch(int *p) { *p += 1; }\n"
+                                         "int m(int kept, int taken) {\n"
+                                         "  touch(&taken);\n"
+                                         "  return kept + taken;\n"
+                                         "}\n");
+  std::string M = Mixed.substr(Mixed.find("int m("));
+  EXPECT_NE(M.find("sleuth_param_origin("), std::string::npos) << M;
+  EXPECT_EQ(M.find("sleuth_chk"), std::string::npos) << M;
 
   // --checked-reads: every read of a kept local is checked, and the table is empty. The three
   // reads that have no probe otherwise are no probes in the statistics either.

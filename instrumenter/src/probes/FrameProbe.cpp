@@ -122,6 +122,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     } else if (Origin) {
       Params += "(void)(" + *Origin + " = sleuth_param_origin(" + F.Ctx.unitAndSite(Site) + ", " +
                 std::to_string(Position) + "u))" + Sep;
+      F.Statics.noteParameter(P, Site); // which returns its node, `base + Site`, too
     } else {
       std::string Addr = addressOf(T, Name, F.isCxx());
       std::string Size = P->getOriginalType()->isArrayType() ? "sizeof(__typeof__(" + Name + "))"
