@@ -69,11 +69,11 @@ for family in "${families[@]}"; do
     eval "$cc -c $dep -I shadow -MF native.d -o foo.o $src/foo.c"
     mv foo.o native.o
     eval "\"$sleuth\" cc -c $dep -I shadow -MF wrapped.d -o foo.o $src/foo.c"
-    # -MD lists system headers, and sleuth/runtime.h is one more (a real prerequisite)
-    tr ' \\' '\n\n' <wrapped.d | grep -v -e '^$' -e '/sleuth/runtime\.h$' >wrapped.words
+    # -MD lists system headers, and sleuth/runtime.h and abi.h are two more (real prerequisites)
+    tr ' \\' '\n\n' <wrapped.d | grep -v -e '^$' -e '/sleuth/runtime\.h$' -e '/sleuth/abi\.h$' >wrapped.words
     tr ' \\' '\n\n' <native.d | grep -v '^$' >native.words
     if cmp -s native.words wrapped.words && ! grep -q sleuth-cc wrapped.d; then
-      ok "$dep depfile: the native one (plus sleuth/runtime.h under -MD)"
+      ok "$dep depfile: the native one (plus sleuth's runtime headers under -MD)"
     else
       fail "$dep depfile differs"; diff native.d wrapped.d
     fi

@@ -12,6 +12,8 @@
 #ifndef SLEUTH_COVERAGE_H
 #define SLEUTH_COVERAGE_H
 
+#include "sleuth/abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -27,6 +27,8 @@
 #ifndef SLEUTH_RUNTIME_H
 #define SLEUTH_RUNTIME_H
 
+#include "sleuth/abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
