@@ -11,6 +11,7 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/CFGStmtMap.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/Support/xxhash.h"
 
 #include <map>
@@ -71,6 +72,52 @@ unsigned FunctionInstrumenter::addSite(SiteKind Kind, const Stmt *Anchor, Source
 std::string FunctionInstrumenter::defer(std::function<std::string()> Make) {
   Deferred.push_back(std::move(Make));
   return "\x01S" + std::to_string(Deferred.size() - 1) + "\x02";
+}
+
+const Stmt *FunctionInstrumenter::fullExpression(const Expr *E) const {
+  const Stmt *Full = E;
+  for (const Stmt *P = Ctx.parent(Full); P && isa<Expr>(P); P = Ctx.parent(Full))
+    Full = P;
+  return Full;
+}
+
+// True if evaluating S may push onto the pending reads other than through its reads: a call
+// (its arguments are pushed for the callee, an uninstrumented callee's value is, a library
+// call's probe pushes what it reads), or a statement inside an expression, whose probes are
+// its own. __builtin_expect (Lua's l_likely) only passes its operand on.
+static bool mayPush(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    unsigned Builtin = Call->getBuiltinCallee();
+    if (Builtin != Builtin::BI__builtin_expect &&
+        Builtin != Builtin::BI__builtin_expect_with_probability)
+      return true;
+  } else if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, StmtExpr, LambdaExpr,
+                 BlockExpr, CoroutineSuspendExpr>(S)) {
+    return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (mayPush(Child))
+      return true;
+  return false;
+}
+
+std::string FunctionInstrumenter::nodeProbe(const char *Name, const Stmt *Full) {
+  std::string Plain = Name;
+  if (!Full || mayPush(Full))
+    return Plain;
+  return defer([this, Plain, Full] {
+    // Reads inside Full that no node claimed are pushed (resolveDeferred).
+    auto Found = ReadRanges.find(Full);
+    if (Found == ReadRanges.end())
+      return Plain;
+    auto [Begin, End] = readRange(Full);
+    for (unsigned I = Begin; I < End; ++I)
+      if (Reads[I].Claim == Unclaimed || Reads[I].Claim == Pushed)
+        return Plain;
+    return Plain + "_nopending";
+  });
 }
 
 std::string FunctionInstrumenter::control(unsigned Site) {

@@ -52,6 +52,14 @@ public:
 
   /// A placeholder for text that Make produces once the function has been analysed.
   std::string defer(std::function<std::string()> Make);
+  /// The full expression that E belongs to: E's outermost enclosing expression.
+  const clang::Stmt *fullExpression(const clang::Expr *E) const;
+  /// The name of node probe `Name` (sleuth_def, sleuth_test, sleuth_set) for a node of full
+  /// expression Full (or of a declaration), or of its `_nopending` twin where nothing in Full
+  /// pushes a read (no call in it, every read checked or static): the frame then holds no
+  /// pending read for the node to consume, which the twin does not look for. Deferred: the
+  /// reads' claims are final once the function has been analysed.
+  std::string nodeProbe(const char *Name, const clang::Stmt *Full);
   /// The expression a node probe of `Site` passes as its control (`ctl`): 1 + the node of its
   /// controlling test in this execution, 0 for none (deferred: see the file comment). A site
   /// that no test of this function controls passes the call's control, which the entry probe

@@ -11,15 +11,18 @@ using namespace clang;
 namespace sleuth::instrumenter {
 
 // The probes whose fast path runtime.h defines as a local function, and their inlined twins.
-static constexpr std::array<std::pair<const char *, const char *>, 12> Twins = {{
+static constexpr std::array<std::pair<const char *, const char *>, 15> Twins = {{
     {"sleuth_get(", "sleuth_get_hot("},
     {"sleuth_getc(", "sleuth_getc_hot("},
     {"sleuth_getcp(", "sleuth_getcp_hot("},
     {"sleuth_def(", "sleuth_def_hot("},
+    {"sleuth_def_nopending(", "sleuth_def_nopending_hot("},
     {"sleuth_defnow(", "sleuth_defnow_hot("},
     {"sleuth_test(", "sleuth_test_hot("},
+    {"sleuth_test_nopending(", "sleuth_test_nopending_hot("},
     {"sleuth_switch(", "sleuth_switch_hot("},
     {"sleuth_set(", "sleuth_set_hot("},
+    {"sleuth_set_nopending(", "sleuth_set_nopending_hot("},
     {"sleuth_decl(", "sleuth_decl_hot("},
     {"sleuth::rd(", "sleuth::rd_hot("},
     {"sleuth::rdc(", "sleuth::rdc_hot("},

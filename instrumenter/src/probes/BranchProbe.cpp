@@ -68,7 +68,7 @@ bool BranchProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
       F.addRead({}, {"(sleuth_use(" + Node + "), ", ")",
                      "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Node + "), ", ")"});
   ConditionProbe::wrapTest(R, Site, F.Ctx.unitAndSite(Site) + ", " + F.control(Site),
-                           Prefix + "0" + Suffix, F);
+                           Prefix + "0" + Suffix, F.fullExpression(E), F);
   F.mapTerminator(E, Site);
   F.countProbe();
   return true;

@@ -20,14 +20,16 @@ static void mapInnerTerminators(const Stmt *S, unsigned Site, FunctionInstrument
 }
 
 void ConditionProbe::wrapTest(CharSourceRange R, unsigned Site, const std::string &Unit,
-                              const std::string &ValueFlow, FunctionInstrumenter &F) {
+                              const std::string &ValueFlow, const Stmt *Full,
+                              FunctionInstrumenter &F) {
   // Once the outcome is known the test sets the locals of the groups of controllers it belongs
   // to, and passes what it read on into the enclosing expression's value (ValueFlow, for tests
   // of `&&`, `||`, `?:` inside expressions): `(sleuth_test(...) ? (EFFECTS, 1) : (EFFECTS, 0))`;
   // the outcome is 0 or 1 already.
-  F.Ctx.wrap(R, F.defer([&F, Site, Unit, ValueFlow] {
+  std::string Probe = F.nodeProbe("sleuth_test", Full);
+  F.Ctx.wrap(R, F.defer([&F, Site, Unit, ValueFlow, Probe] {
     bool Plain = F.testEffects(Site).empty() && ValueFlow.empty();
-    return std::string(Plain ? "" : "(") + "sleuth_test(" + Unit + ", (";
+    return std::string(Plain ? "" : "(") + Probe + "(" + Unit + ", (";
   }),
              F.defer([&F, Site, ValueFlow] {
                std::string Effects = F.testEffects(Site);
@@ -113,7 +115,7 @@ bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {
                         Value + ")";
                }));
   } else {
-    wrapTest(R, Site, Unit, "", F);
+    wrapTest(R, Site, Unit, "", F.fullExpression(Cond), F);
   }
   F.mapTerminator(S, Site);
   mapInnerTerminators(Cond, Site, F);

@@ -100,7 +100,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
-      Dummy += "((void)(" + *Origin + " = sleuth_def(" + Unit + ")), 0)";
+      Dummy +=
+          "((void)(" + *Origin + " = " + F.nodeProbe("sleuth_def", Decl) + "(" + Unit + ")), 0)";
       // After the statement, the companion is assigned later than the initializer runs.
       F.Statics.noteWrite(V, V->getInit(), Site, InlineDeclarators || Single);
     } else if (F.isCxx() && constructedByInstrumentedCode(V, F)) {

@@ -69,8 +69,10 @@ public:
   static bool instrument(const clang::Stmt *Statement, FunctionInstrumenter &F);
   /// Wraps the condition R in the test probe of Site (`Unit`: the unit, site and control
   /// arguments); ValueFlow, if not empty, is a void expression run with the outcome known.
+  /// Full: the full expression the test belongs to (see FunctionInstrumenter::nodeProbe).
   static void wrapTest(clang::CharSourceRange R, unsigned Site, const std::string &Unit,
-                       const std::string &ValueFlow, FunctionInstrumenter &F);
+                       const std::string &ValueFlow, const clang::Stmt *Full,
+                       FunctionInstrumenter &F);
 };
 
 /// Range-for: each iteration writes the loop variable from the range (as the book's `for c in

@@ -67,8 +67,9 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   F.Statics.noteWrite(V, Assign, Site, true);
   // A compound write reads the old value first: its origin is still in the companion.
   std::string Prior = Compound ? F.priorRead(V, Assign, Site, Origin) : "";
-  std::string Def = Prior + "(void)(" + Origin + " = sleuth_def(" + F.Ctx.unitAndSite(Site) + ", " +
-                    F.control(Site) + "))";
+  std::string Def = Prior + "(void)(" + Origin + " = " +
+                    F.nodeProbe("sleuth_def", F.fullExpression(Assign)) + "(" +
+                    F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + "))";
   // (A C++ rewrite whose type is void inside the user's `(void)(x = e)` would make that cast
   // useless to GCC: there it yields x, as when the value is used.)
   if (F.Ctx.isDiscarded(Assign) && !(F.isCxx() && F.Ctx.isCastToVoid(Assign))) {
@@ -114,8 +115,8 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     // The assignment yields the assigned object: take its address from there, once.
     F.Ctx.wrap(RA, "sleuth::wrote(" + Unit + ", ", ")");
   } else if (isRepeatable(L, F.Ctx.Ast)) {
-    std::string Set = "sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), " +
-                      sizeofLvalue(L, Text) + ")";
+    std::string Set = F.nodeProbe("sleuth_set", F.fullExpression(Assign)) + "(" + Unit + ", " +
+                      addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) + ")";
     if (Discarded)
       F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
     else
@@ -126,7 +127,8 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
     std::string Target = F.addressLocal();
     F.Ctx.wrap(RL, "(*(" + Type + " *)(" + Target + " = " + addressOfC(L->getType()), ")))");
-    std::string Set = "sleuth_set(" + Unit + ", " + Target + ", sizeof(" + Type + "))";
+    std::string Set = F.nodeProbe("sleuth_set", F.fullExpression(Assign)) + "(" + Unit + ", " +
+                      Target + ", sizeof(" + Type + "))";
     if (Discarded)
       F.Ctx.wrap(RA, "((void)(", "), " + Set + ")");
     else
@@ -153,7 +155,8 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     if (F.Ctx.isDiscarded(IncDec) && !(F.isCxx() && F.Ctx.isCastToVoid(IncDec))) {
       F.claimReads(IncDec, Site);
       F.Ctx.wrap(RU, "((void)(",
-                 "), " + Prior + "(void)(" + *Origin + " = sleuth_def(" + Unit + ")))");
+                 "), " + Prior + "(void)(" + *Origin + " = " +
+                     F.nodeProbe("sleuth_def", F.fullExpression(IncDec)) + "(" + Unit + ")))");
     } else { // recorded first, like sleuth_setnow; the expression reads the new node
       auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(*Origin, F));
       F.noteValueRead(Site);
@@ -188,8 +191,8 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
       F.Ctx.wrap(RL, "sleuth::wrote(" + Unit + ", ", ")");
   } else if (F.Ctx.isDiscarded(IncDec) && isRepeatable(L, F.Ctx.Ast)) {
     F.Ctx.wrap(RU, "((void)(",
-               "), sleuth_set(" + Unit + ", " + addressOfC(L->getType()) + Text + "), " +
-                   sizeofLvalue(L, Text) + "))");
+               "), " + F.nodeProbe("sleuth_set", F.fullExpression(IncDec)) + "(" + Unit + ", " +
+                   addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) + "))");
   } else {
     // The value is used (a[i++]): record the write first; the old value's origin is still in
     // the shadow, which is what a compound write reads.
