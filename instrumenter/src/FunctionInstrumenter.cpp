@@ -84,7 +84,8 @@ const Stmt *FunctionInstrumenter::fullExpression(const Expr *E) const {
 // True if evaluating S may push onto the pending reads other than through its reads: a call
 // (its arguments are pushed for the callee, an uninstrumented callee's value is, a library
 // call's probe pushes what it reads), or a statement inside an expression, whose probes are
-// its own. __builtin_expect (Lua's l_likely) only passes its operand on.
+// its own; or a default argument or member initializer, whose expression (not among the
+// children) may call. __builtin_expect (Lua's l_likely) only passes its operand on.
 static bool mayPush(const Stmt *S) {
   if (!S)
     return false;
@@ -94,7 +95,7 @@ static bool mayPush(const Stmt *S) {
         Builtin != Builtin::BI__builtin_expect_with_probability)
       return true;
   } else if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, StmtExpr, LambdaExpr,
-                 BlockExpr, CoroutineSuspendExpr>(S)) {
+                 BlockExpr, CoroutineSuspendExpr, CXXDefaultArgExpr, CXXDefaultInitExpr>(S)) {
     return true;
   }
   for (const Stmt *Child : S->children())
