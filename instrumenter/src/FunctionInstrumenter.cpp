@@ -450,9 +450,9 @@ bool FunctionInstrumenter::run() {
   if (R.isInvalid())
     return false;
   // C has no destructors: a return the rewriter cannot see (written by a macro) would leave the
-  // runtime's frame behind. Such a function is left as it was.
-  if (Ctx.isC() && hasHiddenReturn(Body))
-    return false;
+  // runtime's frame behind. Such a function's frame is left by a cleanup (GCC's and Clang's
+  // `cleanup` attribute) when its body's scope ends, however it returns.
+  LeavesAtScopeExit = Ctx.isC() && hasHiddenReturn(Body);
   SourceLocation Begin = Ctx.SM.getFileLoc(Function->getBeginLoc());
   FunctionId = Ctx.Sites->addFunction(
       FunctionEntry{Ctx.SM.getSpellingLineNumber(Begin),

@@ -83,6 +83,13 @@ public:
   /// The C++ function's sleuth::Frame: one name per function, since a lambda's would hide its
   /// enclosing function's (-Wshadow).
   std::string frame() const { return "__sleuth_frame" + std::to_string(FunctionId); }
+  /// True if the C function has a return the rewriter cannot see (spelled inside a macro's
+  /// body, `#define CHECK(c) if (!(c)) return -1`): its frame is left by a cleanup at scope
+  /// exit instead of at each return (see FrameProbe::instrumentEntry).
+  bool leavesAtScopeExit() const { return LeavesAtScopeExit; }
+  /// What a visible return of such a function adds after leaving the frame itself, so that
+  /// the cleanup does not leave it again (empty otherwise).
+  std::string frameLeft() const { return LeavesAtScopeExit ? " __sleuth_frame = 0;" : ""; }
   /// The local holding the quiet control (see sleuth_quiet_control), which the sites that no
   /// test controls pass instead of the call's. Only where usesQuietControl().
   std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }
@@ -228,6 +235,7 @@ private:
   bool QuietControls = false;
   /// `volatile ` where the function calls setjmp (or vfork...), else empty: see localType().
   std::string LocalQualifier;
+  bool LeavesAtScopeExit = false;
   bool NeedsSwitchValue = false;
   std::vector<std::string> AddressLocals;
   std::map<const clang::VarDecl *, std::string> CaptureOrigins;

@@ -143,6 +143,56 @@ TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
       << Text;
 }
 
+// A C function with a return spelled inside a macro's body (no probe can go there) is still
+// instrumented: its frame local holds the frame's address and has a cleanup that leaves the
+// frame at scope exit unless a visible return left it (and zeroed the local).
+TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) {
+  std::string Text = rewrite("a.c", "#define CHECK(c) if (!(c)) return -1\n"
+                                    "#define REQUIRE(c) if (!(c)) return\n"
+                                    "int parse(int n) {\n"
+                                    "  int s = n * 2;\n"
+                                    "  CHECK(s > 0);\n"
+                                    "  if (s > 10)\n"
+                                    "    return s;\n"
+                                    "  s = s + 1;\n"
+                                    "}\n"
+                                    "void walk(int n) {\n"
+                                    "  REQUIRE(n);\n"
+                                    "  if (n > 2)\n"
+                                    "    return;\n"
+                                    "}\n"
+                                    "int plain(int n) {\n"
+                                    "  if (n)\n"
+                                    "    return n;\n"
+                                    "  return 0;\n"
+                                    "}\n");
+  std::regex Cleanup("unsigned long __sleuth_frame __attribute__\\(\\("
+                     "cleanup\\(sleuth_leave_at_exit\\)\\)\\) = \\(\\(void\\)\\("
+                     "__sleuth_cc([0-9]+) = sleuth_enter_params\\(");
+  auto Begin = std::sregex_iterator(Text.begin(), Text.end(), Cleanup);
+  std::vector<std::string> Functions;
+  for (auto It = Begin; It != std::sregex_iterator(); ++It)
+    Functions.push_back((*It)[1]);
+  EXPECT_EQ(Functions, (std::vector<std::string>{"0", "1"})) << Text;
+  // The local holds the frame's address, which sleuth_leave compares.
+  EXPECT_NE(Text.find("(unsigned long)__builtin_frame_address(0));"), std::string::npos) << Text;
+  // parse's visible return completes the value's node, leaves the frame and zeroes the local.
+  EXPECT_TRUE(std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, [^;]*, "
+                                                 "__builtin_frame_address\\(0\\)\\); "
+                                                 "__sleuth_frame = 0; return __sleuth_rv; \\}")))
+      << Text;
+  // walk's `return;` and the ends of both bodies are left to the cleanup; plain, whose returns
+  // are all visible, keeps its probes at each return and no cleanup.
+  size_t Walk = Text.find("void walk"), Plain = Text.find("int plain");
+  ASSERT_NE(Walk, std::string::npos);
+  ASSERT_NE(Plain, std::string::npos);
+  EXPECT_EQ(Text.substr(0, Plain).find("sleuth_leave("), std::string::npos) << Text;
+  std::string PlainText = Text.substr(Plain);
+  EXPECT_EQ(PlainText.find("cleanup("), std::string::npos) << Text;
+  EXPECT_EQ(PlainText.find("__sleuth_frame = 0"), std::string::npos) << Text;
+  EXPECT_NE(PlainText.find("int __sleuth_frame __attribute__((unused)) = "), std::string::npos);
+}
+
 // A read of a kept local that one write reaches on every path reads the same node in every
 // run: it has no probe, and its edge goes into the unit's table (StaticOrigins.h), provided the
 // node consuming it runs only after it (not in the right operand of && nor the target of a

@@ -163,15 +163,22 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
       Groups += "(void)(" + F.quietControl() + " = " + Quiet + "), ";
     for (const std::string &Group : F.groupLocals())
       Groups += "(void)(" + Group + " = " + CallControl + "), ";
-    // A declaration, since C89 allows no statement before the body's declarations.
-    Entry += F.controlDeclarations() + " int __sleuth_frame __attribute__((unused)) = ((void)(" +
+    // A declaration, since C89 allows no statement before the body's declarations. With a
+    // return hidden in a macro, the local holds the frame's address until a visible return
+    // left the frame, and its cleanup leaves it otherwise (such a return's value gets no node).
+    bool Cleanup = F.leavesAtScopeExit();
+    Entry += F.controlDeclarations() +
+             (Cleanup ? " unsigned long __sleuth_frame __attribute__(("
+                        "cleanup(sleuth_leave_at_exit))) = ((void)("
+                      : " int __sleuth_frame __attribute__((unused)) = ((void)(") +
              CallControl + " = " +
              std::string(AllKept ? "sleuth_enter_params(&" : "sleuth_enter(&") + F.Ctx.UnitName +
              ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + ")), " + Groups +
-             Params + "0);";
+             Params + (Cleanup ? "(unsigned long)__builtin_frame_address(0));" : "0);");
     // Falling off the end of the body leaves the frame too.
-    F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()),
-                       "sleuth_leave(__builtin_frame_address(0)); ");
+    if (!Cleanup)
+      F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()),
+                         "sleuth_leave(__builtin_frame_address(0)); ");
   }
   F.Ctx.insertAfterToken(F.Ctx.SM.getFileLoc(Body->getLBracLoc()), Entry);
   return true;
@@ -187,14 +194,17 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (After.isInvalid())
     return false;
   CharSourceRange Whole = CharSourceRange::getCharRange(R.getBegin(), After);
+  // A C function whose frame a cleanup leaves (leavesAtScopeExit) needs nothing at a return
+  // without a value.
+  bool LeaveHere = !F.isCxx() && !F.leavesAtScopeExit();
   if (!Value) {
-    if (!F.isCxx())
+    if (LeaveHere)
       F.Ctx.wrap(Whole, "{ sleuth_leave(__builtin_frame_address(0)); ", " }");
     return true;
   }
   std::string Name = "<" + F.Name + "() return value>";
   if (Value->getType()->isVoidType()) {
-    if (!F.isCxx())
+    if (LeaveHere)
       F.Ctx.wrap(Whole, "{ sleuth_leave(__builtin_frame_address(0)); ", " }");
     return true;
   }
@@ -234,7 +244,9 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (Returned->isPointerType() && Given->isIntegerType()) {
     // `return 0;` from a pointer function: a temporary would turn the null pointer constant
     // into an int. Such a value reads nothing.
-    F.Ctx.wrap(Whole, "{ sleuth_ret(" + Unit + ", __builtin_frame_address(0)); ", " }");
+    F.Ctx.wrap(Whole,
+               "{ sleuth_ret(" + Unit + ", __builtin_frame_address(0));" + F.frameLeft() + " ",
+               " }");
     return true;
   }
   // C has no destructors: compute the value into a temporary, complete the node, return it.
@@ -252,7 +264,8 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   F.Ctx.replace(Keyword, "{ __extension__ " + Declared + "__sleuth_rv = (");
   F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
   F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
-             " sleuth_ret(" + Unit + ", __builtin_frame_address(0)); return __sleuth_rv; }");
+             " sleuth_ret(" + Unit + ", __builtin_frame_address(0));" + F.frameLeft() +
+                 " return __sleuth_rv; }");
   return true;
 }
 

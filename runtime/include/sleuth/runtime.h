@@ -1480,6 +1480,14 @@ SLEUTH_LOCAL void sleuth_leave(const void *frame_address) {
 #endif
   sleuth_leave_slow(frame_address);
 }
+/* The cleanup of the frame local of a C function with a return spelled inside a macro's body,
+ * which the instrumenter cannot put a probe into: the local holds the frame's address, zeroed
+ * by each visible return once it left the frame; any other way out of the body leaves it
+ * here. */
+SLEUTH_INLINE void sleuth_leave_at_exit(unsigned long *frame) {
+  if (*frame != 0)
+    sleuth_leave((const void *)*frame);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
