@@ -143,6 +143,15 @@ public:
            Text.find("consteval") != std::string::npos;
   }
 
+  // True if Clang warns when F, an inline function with external linkage, uses a static
+  // function or variable (-Wstatic-in-inline): by default outside the main file, with
+  // -pedantic in it. From the options: the parse itself runs under -w.
+  bool warnsOfStaticInInline(const FunctionDecl *F) const {
+    const DiagnosticOptions &Options = Ctx.Ast.getDiagnostics().getDiagnosticOptions();
+    return !Ctx.SM.isInMainFile(Ctx.SM.getFileLoc(F->getLocation())) || Options.Pedantic ||
+           Options.PedanticErrors;
+  }
+
   bool VisitLambdaExpr(LambdaExpr *L) {
     // The call operator of a lambda is implicit code, which the visitor does not enter.
     return VisitFunctionDecl(L->getCallOperator());
@@ -163,7 +172,12 @@ public:
     FileTables &T = Tables[File];
     CharSourceRange Body = Ctx.fileRange(F->getBody());
     // C99 inline definitions with external linkage may not refer to the file's static tables.
-    bool ExternInlineC = Ctx.isC() && F->isInlineSpecified() && F->getStorageClass() != SC_Static;
+    // Not so an inline definition that is an external one after all (another declaration of
+    // the function in the file is not inline or is extern, as bzip2's BZ2_indexIntoF's; or the
+    // GNU89 `inline` without extern), unless Clang would warn all the same (-Wstatic-in-inline,
+    // on by default in headers, with -pedantic in the main file).
+    bool ExternInlineC = Ctx.isC() && F->isInlineSpecified() && F->getStorageClass() != SC_Static &&
+                         (!F->isInlineDefinitionExternallyVisible() || warnsOfStaticInInline(F));
     if (isDeclaredConstexpr(F) || ExternInlineC || !Body.isValid() ||
         Ctx.SM.getFileID(Body.getBegin()) != File) {
       ++Result.Skipped;

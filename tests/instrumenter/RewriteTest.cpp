@@ -193,6 +193,26 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
   EXPECT_NE(PlainText.find("int __sleuth_frame __attribute__((unused)) = "), std::string::npos);
 }
 
+// A C99 inline definition with external linkage may not refer to the file's static tables, so
+// it is left as it was; but an inline definition that some other declaration in the file makes
+// an external definition (extern, or not inline) is an ordinary function and is instrumented.
+TEST_F(RewriteTest, OnlyInlineDefinitionsThatAreNotExternalAreLeftAsTheyWere) {
+  std::string Text = rewrite("a.c",
+                             "extern int shown(int v);\n"
+                             "inline int shown(int v) { return v + 1; }\n"
+                             "inline int hidden(int v) { return v + 2; }\n"
+                             "int plain(int v);\n"
+                             "inline int plain(int v) { return v + 3; }\n",
+                             {"-std=c99"});
+  auto Body = [&](const std::string &Name) {
+    size_t At = Text.find("inline int " + Name);
+    return At == std::string::npos ? std::string() : Text.substr(At, Text.find('}', At) - At);
+  };
+  EXPECT_NE(Body("shown").find("sleuth_enter_params("), std::string::npos) << Text;
+  EXPECT_NE(Body("plain").find("sleuth_enter_params("), std::string::npos) << Text;
+  EXPECT_EQ(Body("hidden"), "inline int hidden(int v) { return v + 2; ") << Text;
+}
+
 // A read of a kept local that one write reaches on every path reads the same node in every
 // run: it has no probe, and its edge goes into the unit's table (StaticOrigins.h), provided the
 // node consuming it runs only after it (not in the right operand of && nor the target of a

@@ -409,6 +409,14 @@ std::vector<std::string> parseArguments(const CompileCommand &Command, const Com
                                   "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
                                   "-isysroot", "--sysroot", "-target", "-cxx-isystem"})
                     : matters(A);
+    // Pedantic diagnostics decide whether an inline function may be instrumented (Clang warns
+    // of statics used in one with external linkage under -pedantic): passed on as -pedantic,
+    // which the parse's -w keeps quiet (-pedantic-errors would make them errors).
+    if (isAnyOf(A, {"-pedantic", "-pedantic-errors", "-Wpedantic"})) {
+      if (std::find(Out.begin(), Out.end(), "-pedantic") == Out.end())
+        Out.push_back("-pedantic");
+      continue;
+    }
     if (Keep) {
       Out.push_back(A);
       if (Separate && I + 1 < Command.Args.size())

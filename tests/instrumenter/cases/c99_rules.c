@@ -1,5 +1,6 @@
 /* C99: declarations in for, mixed declarations and statements, compound literals, designated
- * initializers, _Bool, long long, inline functions, variable-length arrays; parameters declared
+ * initializers, _Bool, long long, inline functions (static, and an external inline
+ * definition), variable-length arrays; parameters declared
  * as arrays (`int a[4]`, `va_list`), on which sizeof warns. */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,6 +13,11 @@ struct point {
 static inline int twice(int v) { return v * 2; }
 
 static long long widen(int v) { return (long long)v << 33; }
+
+/* An inline definition that is an external one (the declaration before it is extern), as
+ * bzip2's BZ2_indexIntoF: its probes may use the file's static tables. */
+extern int clamp(int v);
+inline int clamp(int v) { return v < 0 ? 0 : v; }
 
 static int vla_sum(int n) {
   int values[n];
@@ -65,7 +71,7 @@ int main(void) {
   }
   int later = total + pp->y;
   _Bool flag = later > 10;
-  total += vla_sum(5);
+  total += vla_sum(5) + clamp(-3) + clamp(2);
   total = total > 100 ? total - 100 : total + 100;
   printf("total=%d ok=%d big=%lld later=%d flag=%d\n", total, ok, big, later, flag);
   printf("%s %s %s %s\n", sign_name(-1), sign_name(0), sign_name(7), sign_name(1000));
