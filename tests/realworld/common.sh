@@ -231,7 +231,7 @@ rw_stats() {
         split(last[f], c, "\t"); files++
         if (c[3] ~ /^instrumented/) { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10] }
         if (c[3] == "instrumented-alone") { alone++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " instrumented without its included files: " c[8] }
-        else if (c[3] != "instrumented-alone") { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
+        else if (c[3] !~ /^instrumented/) { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
       }
       printf "%d files, %d instrumented (%d without their included files): %d functions, %d probes, %d functions skipped, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, alone + 0, fn, pr, sk, hc + 0, bad + 0, ms / 1000, reasons
     }'
