@@ -354,11 +354,15 @@ std::string addressOf(QualType T, const std::string &Text, bool Cxx) {
   return "__builtin_addressof(" + Text + ")";
 }
 
+std::string sizeofVariable(const ValueDecl *D, const std::string &Text) {
+  if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D); P && P->getOriginalType()->isArrayType())
+    return "sizeof(__typeof__(" + Text + "))";
+  return "sizeof(" + Text + ")";
+}
+
 std::string sizeofLvalue(const Expr *L, const std::string &Text) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(L->IgnoreParens()))
-    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
-        P && P->getOriginalType()->isArrayType())
-      return "sizeof(__typeof__(" + Text + "))";
+    return sizeofVariable(Ref->getDecl(), Text);
   return "sizeof(" + Text + ")";
 }
 

@@ -178,6 +178,8 @@ std::string addressOf(clang::QualType T, const std::string &Text, bool Cxx);
 /// parameter declared as an array (`int a[4]`, `va_list ap`), on which `sizeof` warns
 /// (-Wsizeof-array-argument) although it is the pointer's size that is meant.
 std::string sizeofLvalue(const clang::Expr *L, const std::string &Text);
+/// The same for a read of variable D spelled Text.
+std::string sizeofVariable(const clang::ValueDecl *D, const std::string &Text);
 /// `__typeof__(TYPE)` spelled from the type itself, for lvalues whose text has side effects
 /// (`__typeof__(*p++)` would trip clang's -Wunevaluated-expression); "" if the type has no name.
 std::string typeOfC(clang::QualType T, const clang::ASTContext &Ast);

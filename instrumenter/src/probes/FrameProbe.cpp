@@ -78,7 +78,7 @@ static std::string memberInitializerWrites(FunctionInstrumenter &F, std::string_
         Text += Sep;
         continue;
       }
-      Text += "sleuth_get(sleuth::address_of(" + Name + "), sizeof(" + Name + "))";
+      Text += "sleuth_get(sleuth::address_of(" + Name + "), " + sizeofVariable(Read, Name) + ")";
       Text += Sep;
     }
     std::string Member = "this->" + Field->getNameAsString();

@@ -200,7 +200,7 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
       std::string Text = V ? V->getNameAsString() : Read.Text;
       QualType T = V ? V->getType() : Read.Lvalue->getType();
       std::string Object = addressOf(T, Text, F.isCxx());
-      Object += ", sizeof(" + Text + ")";
+      Object += ", " + (V ? sizeofVariable(V, Text) : "sizeof(" + Text + ")");
       Forms = {"sleuth_get(" + Object + "), ", "",
                "sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};
     }

@@ -14,6 +14,14 @@ static inline int twice(int v) { return v * 2; }
 
 static long long widen(int v) { return (long long)v << 33; }
 
+/* A parameter declared as an array, in the shadow memory (its address is taken), read inside a
+ * macro's expansion: its size is its pointer's (no -Wsizeof-array-argument). */
+#define FIRST_CHAR(v) ((v)[0][0])
+static int first_char(const char *names[]) {
+  const char ***where = &names;
+  return FIRST_CHAR(names) + (**where)[1];
+}
+
 /* An inline definition that is an external one (the declaration before it is extern), as
  * bzip2's BZ2_indexIntoF: its probes may use the file's static tables. */
 extern int clamp(int v);
@@ -77,5 +85,7 @@ int main(void) {
   printf("%s %s %s %s\n", sign_name(-1), sign_name(0), sign_name(7), sign_name(1000));
   int four[4] = {4, 5, 6, 7};
   print("after=%d\n", first_after(four, 2));
+  const char *names[] = {"ab", "cd"};
+  printf("first=%d\n", first_char(names));
   return 0;
 }

@@ -38,6 +38,15 @@ struct Span {
   int N;
 };
 int sumSpan(Span S) { return S.P[0] + S.N; }
+// A member initializer reading a parameter declared as an array, in the shadow memory (its
+// address is taken): its size is its pointer's (no -Wsizeof-array-argument).
+struct Pair {
+  Pair(const int Values[2]) : First(Values[0]) {
+    const int *const *Where = &Values;
+    Second = (*Where)[1];
+  }
+  int First, Second = 0;
+};
 
 struct Bits {
   unsigned Low : 4;
@@ -110,6 +119,8 @@ int main() {
   S.bump(4);
   Counter &Ref = S;
   Total += C.get() + Ref.kind();
+  const int Two[2] = {5, 6};
+  Total += Pair(Two).First + Pair(Two).Second;
 
   Vec2 A{1, 2}, B{3, 4};
   Vec2 Sum = A + B;
