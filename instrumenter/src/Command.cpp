@@ -215,8 +215,10 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::errs() << File << ": " << Result.Functions << " functions, " << Result.Sites
                    << (Mode == InstrumentMode::Coverage ? " counters, " : " sites, ")
                    << Result.Probes << " probes, " << Result.Skipped
-                   << " functions left as they were, " << Result.IncludedFiles.size()
-                   << " included files instrumented"
+                   << " functions left as they were"
+                   << (Result.Skipped ? " (" + describeSkipCounts(Result.SkippedBy, " ", ", ") + ")"
+                                      : std::string())
+                   << ", " << Result.IncludedFiles.size() << " included files instrumented"
                    << (HeaderCache.empty() ? std::string()
                                            : " (" + std::to_string(Result.HeadersFromCache) +
                                                  " from the header cache)")

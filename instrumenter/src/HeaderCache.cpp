@@ -19,7 +19,7 @@ using namespace clang;
 namespace sleuth::instrumenter {
 namespace {
 
-constexpr llvm::StringLiteral Magic = "sleuth-header-cache 1\n";
+constexpr llvm::StringLiteral Magic = "sleuth-header-cache 2\n";
 
 std::string hex(uint64_t V) {
   char Buffer[17];
@@ -138,8 +138,11 @@ std::string HeaderCache::serialize(const std::string &Key, const CachedHeader &E
   std::string Text;
   llvm::raw_string_ostream Out(Text);
   Out << Magic << Key << "\n"
-      << Entry.Functions << " " << Entry.Skipped << " " << Entry.Probes << " " << Entry.Sites << " "
-      << Entry.Edits.size() << " " << Entry.Tables.size() << "\n";
+      << Entry.Functions << " " << Entry.Probes << " " << Entry.Sites << " " << Entry.Edits.size()
+      << " " << Entry.Tables.size();
+  for (unsigned Count : Entry.Skipped)
+    Out << " " << Count;
+  Out << "\n";
   for (const AppliedEdit &E : Entry.Edits)
     Out << (E.Replace ? "R " : "I ") << E.Offset << " " << E.Length << " " << E.Text.size() << "\n"
         << E.Text;
@@ -186,11 +189,12 @@ std::optional<CachedHeader> HeaderCache::deserialize(llvm::StringRef Text, const
   Reader R{Text};
   CachedHeader Entry;
   Entry.Functions = R.number();
-  Entry.Skipped = R.number();
   Entry.Probes = R.number();
   Entry.Sites = R.number();
   unsigned NumEdits = R.number();
   unsigned TablesSize = R.number();
+  for (unsigned &Count : Entry.Skipped)
+    Count = R.number();
   R.expect('\n');
   for (unsigned I = 0; I < NumEdits && R.Ok; ++I) {
     AppliedEdit E;

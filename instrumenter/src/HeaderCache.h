@@ -18,6 +18,7 @@
 #pragma once
 
 #include "Context.h"
+#include "sleuth/instrumenter/instrumenter.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceManager.h"
@@ -35,7 +36,8 @@ namespace sleuth::instrumenter {
 struct CachedHeader {
   std::vector<AppliedEdit> Edits;
   std::string Tables;
-  unsigned Functions = 0, Skipped = 0, Probes = 0, Sites = 0;
+  unsigned Functions = 0, Probes = 0, Sites = 0;
+  SkipCounts Skipped{}; // functions left as they were, by reason
 };
 
 class HeaderCache {

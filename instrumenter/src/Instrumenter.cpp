@@ -109,7 +109,8 @@ struct FileTables {
   SiteTable Sites;
   CoverageTable Coverage;
   std::string Suffix;
-  unsigned Functions = 0, Skipped = 0, Probes = 0;
+  unsigned Functions = 0, Probes = 0;
+  SkipCounts Skipped{};
   std::optional<CachedHeader> Cached; // the file's rewriting, from the header cache
 };
 
@@ -178,12 +179,24 @@ public:
     // on by default in headers, with -pedantic in the main file).
     bool ExternInlineC = Ctx.isC() && F->isInlineSpecified() && F->getStorageClass() != SC_Static &&
                          (!F->isInlineDefinitionExternallyVisible() || warnsOfStaticInInline(F));
-    if (isDeclaredConstexpr(F) || ExternInlineC || !Body.isValid() ||
-        Ctx.SM.getFileID(Body.getBegin()) != File) {
+    auto Skip = [&](SkipReason Reason) {
       ++Result.Skipped;
-      ++T.Skipped;
+      ++Result.SkippedBy[unsigned(Reason)];
+      ++T.Skipped[unsigned(Reason)];
       return true;
-    }
+    };
+    if (isDeclaredConstexpr(F))
+      return Skip(SkipReason::Constexpr);
+    if (ExternInlineC)
+      return Skip(SkipReason::CInlineDefinition);
+    if (!Body.isValid())
+      return Skip(SkipReason::BodyFromMacro);
+    if (Ctx.SM.getFileID(Body.getBegin()) != File)
+      return Skip(SkipReason::BodyInAnotherFile);
+    if (isa<CoroutineBodyStmt>(F->getBody()))
+      return Skip(SkipReason::Coroutine);
+    if (isa<CXXTryStmt>(F->getBody()))
+      return Skip(SkipReason::FunctionTryBlock);
     if (T.Suffix.empty() && File != Ctx.SM.getMainFileID())
       T.Suffix = Included.suffix(Ctx.SM, File);
     Ctx.CurrentFile = File;
@@ -204,13 +217,10 @@ public:
     }
     Result.Probes += Probes;
     T.Probes += Probes;
-    if (Done) {
-      ++Result.Functions;
-      ++T.Functions;
-    } else {
-      ++Result.Skipped;
-      ++T.Skipped;
-    }
+    if (!Done) // the checks above leave only coverage mode's CFG to fail
+      return Skip(SkipReason::NoControlFlowGraph);
+    ++Result.Functions;
+    ++T.Functions;
     return true;
   }
 
@@ -276,7 +286,10 @@ public:
         continue;
       Ctx.replay(File, T.Cached->Edits);
       Result.Functions += T.Cached->Functions;
-      Result.Skipped += T.Cached->Skipped;
+      for (unsigned R = 0; R < NumSkipReasons; ++R) {
+        Result.Skipped += T.Cached->Skipped[R];
+        Result.SkippedBy[R] += T.Cached->Skipped[R];
+      }
       Result.Probes += T.Cached->Probes;
       Result.HeadersFromCache += T.Cached->Functions ? 1 : 0;
     }
@@ -297,7 +310,9 @@ public:
         Result.Sites += T.Cached->Sites;
         continue;
       }
-      if (File != Main && !T.Functions && !T.Skipped)
+      bool AnySkipped =
+          std::any_of(T.Skipped.begin(), T.Skipped.end(), [](unsigned N) { return N; });
+      if (File != Main && !T.Functions && !AnySkipped)
         continue;
       std::string Path = PathOf(File);
       std::string TableText;
@@ -444,6 +459,45 @@ private:
 } // namespace instrumenter
 
 std::string runtimeIncludeDir() { return SLEUTH_RUNTIME_INCLUDE_DIR; }
+
+const char *skipReasonName(SkipReason Reason) {
+  switch (Reason) {
+  case SkipReason::Constexpr:
+    return "constexpr";
+  case SkipReason::CInlineDefinition:
+    return "c-inline";
+  case SkipReason::BodyFromMacro:
+    return "macro-body";
+  case SkipReason::BodyInAnotherFile:
+    return "body-in-other-file";
+  case SkipReason::FunctionTryBlock:
+    return "function-try-block";
+  case SkipReason::Coroutine:
+    return "coroutine";
+  case SkipReason::NoControlFlowGraph:
+    return "no-cfg";
+  }
+  return "unknown";
+}
+
+std::string describeSkipCounts(const SkipCounts &Counts, const char *Assign,
+                               const char *Separator) {
+  std::vector<unsigned> Order;
+  for (unsigned R = 0; R < NumSkipReasons; ++R)
+    if (Counts[R])
+      Order.push_back(R);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](unsigned A, unsigned B) { return Counts[A] > Counts[B]; });
+  std::string Text;
+  for (unsigned R : Order) {
+    if (!Text.empty())
+      Text += Separator;
+    Text += skipReasonName(SkipReason(R));
+    Text += Assign;
+    Text += std::to_string(Counts[R]);
+  }
+  return Text;
+}
 
 InstrumentResult instrument(const InstrumentRequest &Request) {
   InstrumentResult Result;

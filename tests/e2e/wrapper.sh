@@ -143,6 +143,11 @@ for family in "${families[@]}"; do
   rm -f stats.txt
   SLEUTH_STATS=$d/stats.txt "$sleuth" cc -c $src/foo.c -o m1.o && grep -q "/src/foo.c	deps	instrumented	1	" stats.txt &&
     ok "SLEUTH_STATS line" || { fail "stats"; cat stats.txt; }
+  # Functions left as they were are counted by reason in the last column.
+  printf '#define WHOLE(n) int n(void) { return 1; }\nWHOLE(one)\nWHOLE(two)\ninline int three(void) { return 3; }\nint four(void) { return one() + two(); }\n' >skips.c
+  SLEUTH_STATS=$d/skips.txt "$sleuth" cc -std=c99 -c skips.c -o skips.o &&
+    [ "$(cut -f3,4,6,11 skips.txt)" = "instrumented	1	3	macro-body=2,c-inline=1" ] &&
+    ok "SLEUTH_STATS counts skipped functions by reason" || { fail "skip reasons"; cat skips.txt; }
   SLEUTH_STATS=$d/stats.txt "$sleuth" cc --sleuth-mode=coverage -c $src/foo.c -o m2.o 2>/dev/null && [ -f m2.o ] &&
     grep -q "foo.c	coverage	" stats.txt && ok "--sleuth-mode=coverage stripped, mode recorded" || fail "--sleuth-mode"
   SLEUTH_MODE=coverage SLEUTH_STATS=$d/stats.txt "$sleuth" cc -c $src/foo.c -o m3.o 2>/dev/null &&

@@ -89,6 +89,25 @@ TEST_F(HeaderCacheTest, SecondUnitReplaysTheHeaderAndGetsTheSameText) {
   EXPECT_NE(Second.Text.find("__sleuth_tu_"), std::string::npos); // the header's own unit
 }
 
+// A header's functions left as they were are counted by reason also when it is replayed.
+TEST_F(HeaderCacheTest, ReplayedHeadersReportWhatTheyLeftAndWhy) {
+  write("defs.h", "#define BODY { return 1; }\n"
+                  "static inline int one(void) BODY\n"
+                  "inline int two(void) { return 2; }\n"
+                  "static int three(void) { return 3; }\n");
+  write("d.c", "#include \"defs.h\"\nint d(void) { return one() + two() + three(); }\n");
+  write("e.c", "#include \"defs.h\"\nint e(void) { return three(); }\n");
+  InstrumentResult First = run("d.c", true);
+  EXPECT_EQ(First.Skipped, 2u);
+  EXPECT_EQ(First.SkippedBy[unsigned(SkipReason::BodyFromMacro)], 1u);
+  EXPECT_EQ(First.SkippedBy[unsigned(SkipReason::CInlineDefinition)], 1u);
+  EXPECT_EQ(describeSkipCounts(First.SkippedBy), "c-inline=1,macro-body=1");
+  InstrumentResult Second = run("e.c", true);
+  EXPECT_EQ(Second.HeadersFromCache, 1u);
+  EXPECT_EQ(Second.SkippedBy, First.SkippedBy);
+  EXPECT_EQ(Second.Skipped, 2u);
+}
+
 // `#pragma pack` in a header reaches the token watcher as an annotation token, which holds no
 // identifier (jsoncpp's config.h: the wrapper crashed on every file including it).
 TEST_F(HeaderCacheTest, PragmasInAHeaderAreDigested) {
@@ -174,7 +193,8 @@ TEST(HeaderCacheFormat, RoundTripAndKeyCheck) {
              {12, 0, false, ""}};
   E.Tables = "static struct sleuth_tu __sleuth_tu_1234;\n";
   E.Functions = 2;
-  E.Skipped = 1;
+  E.Skipped[unsigned(SkipReason::BodyFromMacro)] = 3;
+  E.Skipped[unsigned(SkipReason::NoControlFlowGraph)] = 1;
   E.Probes = 7;
   E.Sites = 5;
   std::string Text = HeaderCache::serialize("key 1", E);
@@ -187,7 +207,7 @@ TEST(HeaderCacheFormat, RoundTripAndKeyCheck) {
   EXPECT_EQ(Back->Edits[0].Offset, 3u);
   EXPECT_EQ(Back->Tables, E.Tables);
   EXPECT_EQ(Back->Functions, 2u);
-  EXPECT_EQ(Back->Skipped, 1u);
+  EXPECT_EQ(Back->Skipped, E.Skipped);
   EXPECT_EQ(Back->Probes, 7u);
   EXPECT_EQ(Back->Sites, 5u);
   EXPECT_FALSE(HeaderCache::deserialize(Text, "key 2"));

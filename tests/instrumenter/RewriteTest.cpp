@@ -43,6 +43,7 @@ protected:
     InstrumentResult Result = instrument(R);
     EXPECT_TRUE(Result.Ok) << Result.Error;
     LastProbes = Result.Probes;
+    LastSkipped = Result.SkippedBy;
     return Result.Text;
   }
 
@@ -83,6 +84,7 @@ protected:
   /// a static edge does not have (ReadsThatOneWriteReachesHaveStaticEdges turns it on).
   bool StaticReads = false;
   unsigned LastProbes = 0; // the last rewrite's count of probes (--stats)
+  SkipCounts LastSkipped{}; // and of functions left as they were, by reason
 };
 
 /// The number of reads checked against companion Companion.
@@ -211,6 +213,48 @@ TEST_F(RewriteTest, OnlyInlineDefinitionsThatAreNotExternalAreLeftAsTheyWere) {
   EXPECT_NE(Body("shown").find("sleuth_enter_params("), std::string::npos) << Text;
   EXPECT_NE(Body("plain").find("sleuth_enter_params("), std::string::npos) << Text;
   EXPECT_EQ(Body("hidden"), "inline int hidden(int v) { return v + 2; ") << Text;
+}
+
+// Every function left as it was is counted under its reason (SLEUTH_STATS, --stats).
+TEST_F(RewriteTest, FunctionsLeftAsTheyWereAreCountedByReason) {
+  llvm::SmallString<256> Inc(Root);
+  llvm::sys::path::append(Inc, "body.inc");
+  std::ofstream(std::string(Inc)) << "{ return 4; }\n";
+  rewrite("skips.cpp",
+          "#include <coroutine>\n"
+          "struct Task {\n"
+          "  struct promise_type {\n"
+          "    Task get_return_object() { return {}; }\n"
+          "    std::suspend_never initial_suspend() noexcept { return {}; }\n"
+          "    std::suspend_never final_suspend() noexcept { return {}; }\n"
+          "    void return_void() {}\n"
+          "    void unhandled_exception() {}\n"
+          "  };\n"
+          "};\n"
+          "#define WHOLE(name) int name() { return 1; }\n"
+          "constexpr int c1(int v) { return v + 1; }\n"
+          "consteval int c2(int v) { return v + 2; }\n"
+          "int tried(int v) try { return v / 2; } catch (...) { return 0; }\n"
+          "Task coro() { co_return; }\n"
+          "WHOLE(made)\n"
+          "int included()\n"
+          "#include \"body.inc\"\n"
+          "int plain(int v) { return c1(v) + made() + included(); }\n",
+          {"-std=c++20"});
+  SkipCounts Expected{};
+  Expected[unsigned(SkipReason::Constexpr)] = 2;
+  Expected[unsigned(SkipReason::FunctionTryBlock)] = 1;
+  Expected[unsigned(SkipReason::Coroutine)] = 1;
+  Expected[unsigned(SkipReason::BodyFromMacro)] = 1;
+  Expected[unsigned(SkipReason::BodyInAnotherFile)] = 1;
+  EXPECT_EQ(LastSkipped, Expected) << describeSkipCounts(LastSkipped);
+  EXPECT_EQ(describeSkipCounts(LastSkipped, " ", ", "),
+            "constexpr 2, macro-body 1, body-in-other-file 1, function-try-block 1, coroutine 1");
+  rewrite("inl.c", "inline int hidden(int v) { return v; }\nint shown(int v) { return v; }\n",
+          {"-std=c99"});
+  SkipCounts InlineOnly{};
+  InlineOnly[unsigned(SkipReason::CInlineDefinition)] = 1;
+  EXPECT_EQ(LastSkipped, InlineOnly) << describeSkipCounts(LastSkipped);
 }
 
 // A read of a kept local that one write reaches on every path reads the same node in every

@@ -65,7 +65,7 @@ for family in "${families[@]}"; do
     summary+=("$mode/$family: make test $(cat "$native.run/make-test.result") both ways ($(cat "$native.run/make-test.cmps") comparisons), 6 runs same output and status; $(rw_stats "$mode" "$family")")
     rw_compiled_all "$mode" "$family"
     if [ "$mode" = deps ]; then
-      skipped=$(awk -F'\t' '$1 ~ /\/(blocksort|huffman|crctable|randtable|compress|decompress|bzlib)\.c$/ { last[$1] = $6 } END { for (f in last) if (last[f] > 0) print f ": " last[f] }' "$work/wrappers-$mode-$family/stats.tsv")
+      skipped=$(awk -F'\t' '$1 ~ /\/(blocksort|huffman|crctable|randtable|compress|decompress|bzlib)\.c$/ { last[$1] = $6; why[$1] = $11 } END { for (f in last) if (last[f] > 0) print f ": " last[f] " (" why[f] ")" }' "$work/wrappers-$mode-$family/stats.tsv")
       [ -z "$skipped" ] || fail "deps/$family: library functions left as they were: $skipped"
       rw_run "$inst.run" slice "$inst" sh -c "echo hello | env LD_LIBRARY_PATH=$inst ./bzip2 -c | env LD_LIBRARY_PATH=$inst ./bzip2 -d"
       "$sleuth" slice "$inst.run/slice.sleuth" BZ2_decompress:return >"$inst.run/slice.txt" 2>&1 ||

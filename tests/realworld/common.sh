@@ -215,7 +215,8 @@ rw_run() {
 }
 
 # rw_stats MODE FAMILY: one line on what the wrappers instrumented in that build, from the
-# SLEUTH_STATS file (docs/wrappers.md): files, functions, probes, skipped functions, and the
+# SLEUTH_STATS file (docs/wrappers.md): files, functions, probes, skipped functions by reason,
+# and the
 # files compiled uninstrumented with the reason. Each source is counted once (the last
 # compile of it), so a file compiled twice (static and shared objects) is one file.
 rw_stats() {
@@ -229,11 +230,17 @@ rw_stats() {
     END {
       for (f in last) {
         split(last[f], c, "\t"); files++
-        if (c[3] ~ /^instrumented/) { ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10] }
+        if (c[3] ~ /^instrumented/) {
+          ok++; fn += c[4]; pr += c[5]; sk += c[6]; ms += c[7]; hc += c[10]
+          nr = split(c[11], kinds, ",")
+          for (i = 1; i <= nr; i++) { split(kinds[i], kv, "="); why[kv[1]] += kv[2] }
+        }
         if (c[3] == "instrumented-alone") { alone++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " instrumented without its included files: " c[8] }
         else if (c[3] !~ /^instrumented/) { bad++; n = f; sub(".*/", "", n); reasons = reasons "\n  " pkg ": " label ": " n " not instrumented (" c[3] "): " c[8] }
       }
-      printf "%d files, %d instrumented (%d without their included files): %d functions, %d probes, %d functions skipped, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, alone + 0, fn, pr, sk, hc + 0, bad + 0, ms / 1000, reasons
+      for (k in why) skipped = skipped (skipped == "" ? "" : ", ") k " " why[k]
+      if (skipped != "") skipped = " (" skipped ")"
+      printf "%d files, %d instrumented (%d without their included files): %d functions, %d probes, %d functions skipped%s, %d included files replayed from the header cache; %d compiled uninstrumented; instrumenter %.1f s%s\n", files, ok, alone + 0, fn, pr, sk, skipped, hc + 0, bad + 0, ms / 1000, reasons
     }'
 }
 

@@ -143,6 +143,7 @@ struct Wrapper {
     Line += "\t" + oneLine(Reason);
     Line += "\t" + std::to_string(R ? R->IncludedFiles.size() : 0);
     Line += "\t" + std::to_string(R ? R->HeadersFromCache : 0);
+    Line += "\t" + (R ? describeSkipCounts(R->SkippedBy) : std::string());
     recordStats(Line);
   }
 
@@ -480,7 +481,8 @@ void printHelp(bool Cxx) {
       << "  SLEUTH_MODE  deps or coverage\n"
       << "  SLEUTH_STATS FILE: append one line per source (file, mode, status, functions, "
          "probes,\n               functions skipped, milliseconds, reason, included files "
-         "instrumented;\n               tab-separated)\n"
+         "instrumented,\n               of those replayed from the header cache, functions "
+         "skipped by\n               reason; tab-separated)\n"
       << "  SLEUTH_COUNTERS  coverage mode's counter placement: exact (the default) or "
          "minimal\n               (fewer counters, derived as gcov does; a run that "
          "ends inside a\n               block miscounts it); see sleuth instrument --help\n"

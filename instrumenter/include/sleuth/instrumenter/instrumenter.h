@@ -2,6 +2,7 @@
 // probes or coverage counters. Clang stays behind this boundary.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,30 @@ enum class CoverageCounters {
   /// exception, longjmp) leaves that block's and its successors' counts off by one.
   Minimal,
 };
+
+/// Why a function with a body in an instrumentable file was left as it was.
+enum class SkipReason : unsigned {
+  Constexpr,          // constexpr or consteval: it may run at compile time, without the runtime
+  CInlineDefinition,  // a C inline definition that is not an external one: it may not refer to
+                      // the file's static tables
+  BodyFromMacro,      // the body begins or ends inside a macro's expansion
+  BodyInAnotherFile,  // the body is spelled in another file than the name (`#include` inside)
+  FunctionTryBlock,   // C++ `void f() try { … } catch …`
+  Coroutine,          // C++20 coroutines (co_await, co_yield, co_return)
+  NoControlFlowGraph, // coverage mode: Clang built no CFG for the body
+};
+inline constexpr unsigned NumSkipReasons = unsigned(SkipReason::NoControlFlowGraph) + 1;
+
+/// The reason's short name, as SLEUTH_STATS and `sleuth instrument --stats` print it
+/// ("constexpr", "c-inline", "macro-body", …).
+const char *skipReasonName(SkipReason Reason);
+
+/// Counts of functions left as they were, by reason.
+using SkipCounts = std::array<unsigned, NumSkipReasons>;
+
+/// "macro-body=2,constexpr=1" (most frequent first, "" for none).
+std::string describeSkipCounts(const SkipCounts &Counts, const char *Assign = "=",
+                               const char *Separator = ",");
 
 struct InstrumentRequest {
   std::string File;                   // the source file, as the compiler would be given it
@@ -55,6 +80,7 @@ struct InstrumentResult {
   unsigned Sites = 0;     // static sites (nodes and call sites) or counters (coverage)
   unsigned Probes = 0;    // probes (calls and counter increments) inserted
   unsigned Skipped = 0;   // functions left as they were (constexpr, macros, coroutines…)
+  SkipCounts SkippedBy{}; // the same, by reason
   /// Included files whose rewritten text the output carries, as the compiler found them: the
   /// compile of Text no longer reads them, but still depends on them.
   std::vector<std::string> IncludedFiles;
