@@ -1,11 +1,14 @@
 /* Error checks that return from inside a macro's body (REQUIRE returns its error code when the
- * condition fails), as bzip2's decompressor and many C libraries write them. No probe can go
- * into the macro, yet parse_digit is instrumented: its frame is left on those returns too, so
- * that the digits' values and main's later statements keep their dependences. */
+ * condition fails; TRY passes a negative result on), as bzip2's decompressor and many C
+ * libraries write them. No probe can go into a macro, yet parse_digit and parse_pair are
+ * instrumented: while a statement that invokes such a macro runs, the function's frame names a
+ * return node made for that statement, which the macro's return completes. So the caller's
+ * `errors` still depends on the check that failed, and on the value it tested. */
 #include <stdio.h>
 
 /* clang-format off */
 #define REQUIRE(c, err) if (!(c)) return (err)
+#define TRY(call) __extension__ ({ int r_ = (call); if (r_ < 0) return r_; r_; })
 /* clang-format on */
 
 static int parse_digit(char c, int *out) {
@@ -15,8 +18,23 @@ static int parse_digit(char c, int *out) {
   return 0;
 }
 
+static int parse_pair(const char *s) {
+  int high = 0, low = 0, sum;
+  sum = TRY(parse_digit(s[0], &high));
+  switch (s[1]) {
+  case ';':
+    REQUIRE(high > 0, -3);
+    break;
+  default:
+    sum = TRY(parse_digit(s[1], &low));
+    break;
+  }
+  return sum + high * 10 + low;
+}
+
 int main(void) {
   const char *text = "4x2";
+  const char *pairs[] = {"42", "x1", "4y", "0;"};
   int total = 0, errors = 0, i;
   for (i = 0; text[i] != '\0'; i++) {
     int digit = 0;
@@ -25,6 +43,9 @@ int main(void) {
     else
       total = total * 10 + digit;
   }
+  for (i = 0; i < 4; i++)
+    if (parse_pair(pairs[i]) < 0)
+      errors = errors + 1;
   printf("%d %d\n", total, errors);
   return 0;
 }

@@ -461,6 +461,8 @@ bool FunctionInstrumenter::run() {
   LocalQualifier = callsSetjmp(Body) ? "volatile " : "";
   size_t FirstEdit = Ctx.Edits.size(), FirstReplacement = Ctx.Replacements.size();
   walk(Body);
+  for (const Wrap &W : HiddenReturnWraps)
+    Ctx.wrap(W.Range, W.Prefix, W.Suffix);
   computeControlDependences();
   computeControlGroups();
   FrameProbe::instrumentEntry(*this);

@@ -89,7 +89,16 @@ public:
   bool leavesAtScopeExit() const { return LeavesAtScopeExit; }
   /// What a visible return of such a function adds after leaving the frame itself, so that
   /// the cleanup does not leave it again (empty otherwise).
-  std::string frameLeft() const { return LeavesAtScopeExit ? " __sleuth_frame = 0;" : ""; }
+  std::string frameLeft() const { return LeavesAtScopeExit ? " __sleuth_frame.address = 0;" : ""; }
+  /// The return node of statement S, which invokes a macro with a return of a value inside
+  /// (made by the first such return found in it; FrameProbe::instrumentHidden).
+  std::map<const clang::Stmt *, unsigned> HiddenReturnSites;
+  /// The text that goes around each of those statements: their range, prefix and suffix.
+  struct Wrap {
+    clang::CharSourceRange Range;
+    std::string Prefix, Suffix;
+  };
+  std::vector<Wrap> HiddenReturnWraps;
   /// The local holding the quiet control (see sleuth_quiet_control), which the sites that no
   /// test controls pass instead of the call's. Only where usesQuietControl().
   std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }

@@ -147,7 +147,8 @@ TEST_F(RewriteTest, PlainLocalsAndParametersAreKept) {
 
 // A C function with a return spelled inside a macro's body (no probe can go there) is still
 // instrumented: its frame local holds the frame's address and has a cleanup that leaves the
-// frame at scope exit unless a visible return left it (and zeroed the local).
+// frame at scope exit unless a visible return left it (and zeroed the address). A statement
+// that invokes a macro returning a value names, while it runs, the return node made for it.
 TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) {
   std::string Text = rewrite("a.c", "#define CHECK(c) if (!(c)) return -1\n"
                                     "#define REQUIRE(c) if (!(c)) return\n"
@@ -168,8 +169,9 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
                                     "    return n;\n"
                                     "  return 0;\n"
                                     "}\n");
-  std::regex Cleanup("unsigned long __sleuth_frame __attribute__\\(\\("
-                     "cleanup\\(sleuth_leave_at_exit\\)\\)\\) = \\(\\(void\\)\\("
+  std::regex Cleanup("struct sleuth_exit_frame __sleuth_frame __attribute__\\(\\("
+                     "cleanup\\(sleuth_leave_at_exit\\)\\)\\) = \\{0, 0, 0, 0\\}; "
+                     "int __sleuth_entered __attribute__\\(\\(unused\\)\\) = \\(\\(void\\)\\("
                      "__sleuth_cc([0-9]+) = sleuth_enter_params\\(");
   auto Begin = std::sregex_iterator(Text.begin(), Text.end(), Cleanup);
   std::vector<std::string> Functions;
@@ -177,11 +179,22 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
     Functions.push_back((*It)[1]);
   EXPECT_EQ(Functions, (std::vector<std::string>{"0", "1"})) << Text;
   // The local holds the frame's address, which sleuth_leave compares.
-  EXPECT_NE(Text.find("(unsigned long)__builtin_frame_address(0));"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("(void)(__sleuth_frame.address = (unsigned long)__builtin_frame_address(0)), "
+                      "0);"),
+            std::string::npos)
+      << Text;
+  // CHECK's statement names its return node while it runs; REQUIRE returns no value.
+  EXPECT_TRUE(std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
+                                                 "__sleuth_frame.ctl = [^;]*; CHECK\\(.*\\); "
+                                                 "__sleuth_frame.site = 0;\n")))
+      << Text;
+  EXPECT_EQ(Text.find("__sleuth_frame.site = 0; REQUIRE"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\n  REQUIRE("), std::string::npos) << Text;
   // parse's visible return completes the value's node, leaves the frame and zeroes the local.
-  EXPECT_TRUE(std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, [^;]*, "
-                                                 "__builtin_frame_address\\(0\\)\\); "
-                                                 "__sleuth_frame = 0; return __sleuth_rv; \\}")))
+  EXPECT_TRUE(
+      std::regex_search(Text, std::regex("sleuth_ret\\(&__sleuth_tu, [0-9]+u, [^;]*, "
+                                         "__builtin_frame_address\\(0\\)\\); "
+                                         "__sleuth_frame.address = 0; return __sleuth_rv; \\}")))
       << Text;
   // walk's `return;` and the ends of both bodies are left to the cleanup; plain, whose returns
   // are all visible, keeps its probes at each return and no cleanup.
@@ -191,7 +204,7 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
   EXPECT_EQ(Text.substr(0, Plain).find("sleuth_leave("), std::string::npos) << Text;
   std::string PlainText = Text.substr(Plain);
   EXPECT_EQ(PlainText.find("cleanup("), std::string::npos) << Text;
-  EXPECT_EQ(PlainText.find("__sleuth_frame = 0"), std::string::npos) << Text;
+  EXPECT_EQ(PlainText.find("__sleuth_frame."), std::string::npos) << Text;
   EXPECT_NE(PlainText.find("int __sleuth_frame __attribute__((unused)) = "), std::string::npos);
 }
 

@@ -167,14 +167,21 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     // return hidden in a macro, the local holds the frame's address until a visible return
     // left the frame, and its cleanup leaves it otherwise (such a return's value gets no node).
     bool Cleanup = F.leavesAtScopeExit();
+    // The cleanup's local is a struct (sleuth_exit_frame), which C89 initializes with constants
+    // only: a second local enters the frame and fills it in.
     Entry += F.controlDeclarations() +
-             (Cleanup ? " unsigned long __sleuth_frame __attribute__(("
-                        "cleanup(sleuth_leave_at_exit))) = ((void)("
+             (Cleanup ? " struct sleuth_exit_frame __sleuth_frame __attribute__(("
+                        "cleanup(sleuth_leave_at_exit))) = {0, 0, 0, 0};"
+                        " int __sleuth_entered __attribute__((unused)) = ((void)("
                       : " int __sleuth_frame __attribute__((unused)) = ((void)(") +
              CallControl + " = " +
              std::string(AllKept ? "sleuth_enter_params(&" : "sleuth_enter(&") + F.Ctx.UnitName +
              ", " + Func + ", " + Key + ", __builtin_frame_address(0)" + Fused + ")), " + Groups +
-             Params + (Cleanup ? "(unsigned long)__builtin_frame_address(0));" : "0);");
+             Params +
+             (Cleanup ? "(void)(__sleuth_frame.tu = &" + F.Ctx.UnitName +
+                            "), (void)(__sleuth_frame.address = "
+                            "(unsigned long)__builtin_frame_address(0)), 0);"
+                      : "0);");
     // Falling off the end of the body leaves the frame too.
     if (!Cleanup)
       F.Ctx.insertBefore(F.Ctx.SM.getFileLoc(Body->getRBracLoc()),
@@ -184,10 +191,53 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   return true;
 }
 
+// A return of a value spelled inside a macro's body (`#define REQUIRE(c, e) if (!(c)) return e`)
+// can take no probe, but the statement that invokes the macro can be surrounded: while it runs,
+// the frame local names a return node made for it, at the invocation, which the cleanup that
+// leaves the frame completes (sleuth_leave_at_exit). The node consumes the reads pending then
+// (those of the macro's arguments) and the caller reads it, as any return's. Only statements
+// that stand in a list of statements (a block, after a label) and declare nothing: elsewhere
+// the text put around them would change what they mean (an `if` without braces), or put a
+// statement before a declaration (C89). Such returns keep leaving without a node.
+bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
+  const Expr *Value = Return->getRetValue();
+  if (!F.leavesAtScopeExit() || !Value || Value->getType()->isVoidType())
+    return false;
+  const Stmt *S = Return;
+  const Stmt *Parent = F.Ctx.parent(S);
+  // Blocks inside the macro (`({ int r = (e); if (r < 0) return r; r; })`) do not count.
+  while (Parent && !(isa<CompoundStmt, SwitchCase, LabelStmt>(Parent) &&
+                     F.Ctx.expansionRange(Parent).isValid())) {
+    S = Parent;
+    Parent = F.Ctx.parent(S);
+  }
+  if (!Parent || isa<DeclStmt>(S))
+    return false;
+  if (const auto *Case = dyn_cast<SwitchCase>(Parent); Case && Case->getSubStmt() != S)
+    return false;
+  auto Known = F.HiddenReturnSites.find(S);
+  if (Known != F.HiddenReturnSites.end())
+    return true;
+  CharSourceRange R = F.Ctx.withSemicolon(F.Ctx.expansionRange(S));
+  if (R.isInvalid())
+    return false;
+  std::string Name = "<" + F.Name + "() return value>";
+  unsigned Site = F.addSite(SiteKind::Ret, S, R.getBegin(), Name);
+  F.HiddenReturnSites[S] = Site;
+  F.countProbe();
+  // Queued once the body has been walked (FunctionInstrumenter::run), so that the text goes
+  // around the probes of S's own nodes that begin or end where S does.
+  F.HiddenReturnWraps.push_back({R,
+                                 "__sleuth_frame.site = " + std::to_string(Site) +
+                                     "u + 1u; __sleuth_frame.ctl = " + F.control(Site) + "; ",
+                                 " __sleuth_frame.site = 0;"});
+  return true;
+}
+
 bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   CharSourceRange R = F.Ctx.expansionRange(Return);
   if (R.isInvalid())
-    return false;
+    return instrumentHidden(Return, F);
   const Expr *Value = Return->getRetValue();
   SourceLocation After = Lexer::findLocationAfterToken(R.getEnd().getLocWithOffset(-1), tok::semi,
                                                        F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);

@@ -143,6 +143,9 @@ class FrameProbe {
 public:
   static bool instrumentEntry(FunctionInstrumenter &F);
   static bool instrument(const clang::ReturnStmt *Return, FunctionInstrumenter &F);
+
+private:
+  static bool instrumentHidden(const clang::ReturnStmt *Return, FunctionInstrumenter &F);
 };
 
 /// `assert(ARG)`: ARG's reads flow into an <assertion> node; the failure message is unchanged.

@@ -1480,13 +1480,26 @@ SLEUTH_LOCAL void sleuth_leave(const void *frame_address) {
 #endif
   sleuth_leave_slow(frame_address);
 }
-/* The cleanup of the frame local of a C function with a return spelled inside a macro's body,
- * which the instrumenter cannot put a probe into: the local holds the frame's address, zeroed
- * by each visible return once it left the frame; any other way out of the body leaves it
- * here. */
-SLEUTH_INLINE void sleuth_leave_at_exit(unsigned long *frame) {
-  if (*frame != 0)
-    sleuth_leave((const void *)*frame);
+/* The frame local of a C function with a return spelled inside a macro's body, which the
+ * instrumenter cannot put a probe into. `address` is the frame's address, zeroed by each visible
+ * return once it left the frame. While a statement that invokes such a macro runs, `site` is 1 +
+ * the return node the instrumenter made for it (at the invocation) and `ctl` that node's
+ * control; 0 elsewhere. */
+struct sleuth_exit_frame {
+  unsigned long address;
+  struct sleuth_tu *tu;
+  unsigned site, ctl;
+};
+/* Its cleanup: any way out of the body but a visible return leaves the frame here, through the
+ * return node of the statement running (whose pending reads, its macro arguments', flow into
+ * it, and whose value the caller reads), or without a node. */
+SLEUTH_INLINE void sleuth_leave_at_exit(struct sleuth_exit_frame *frame) {
+  if (frame->address == 0)
+    return;
+  if (frame->site != 0)
+    sleuth_ret(frame->tu, frame->site - 1, frame->ctl, (const void *)frame->address);
+  else
+    sleuth_leave((const void *)frame->address);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
