@@ -90,9 +90,10 @@ public:
   /// What a visible return of such a function adds after leaving the frame itself, so that
   /// the cleanup does not leave it again (empty otherwise).
   std::string frameLeft() const { return LeavesAtScopeExit ? " __sleuth_frame.address = 0;" : ""; }
-  /// The return node of statement S, which invokes a macro with a return of a value inside
-  /// (made by the first such return found in it; FrameProbe::instrumentHidden).
-  std::map<const clang::Stmt *, unsigned> HiddenReturnSites;
+  /// The return node of each statement (or run of statements a macro spells) that invokes a
+  /// macro with a return of a value inside, by the raw location where its text begins (made by
+  /// the first such return found in it; FrameProbe::instrumentHidden).
+  std::map<unsigned, unsigned> HiddenReturnSites;
   /// The text that goes around each of those statements: their range, prefix and suffix.
   struct Wrap {
     clang::CharSourceRange Range;

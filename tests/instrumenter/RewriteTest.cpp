@@ -208,6 +208,29 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
   EXPECT_NE(PlainText.find("int __sleuth_frame __attribute__((unused)) = "), std::string::npos);
 }
 
+// A macro that spells several statements, one of them a return of a value (bzip2's BZ_GET_FAST),
+// is surrounded as one; not where a declaration is among them (C89 has no statement before a
+// declaration) nor where a statement begins outside the macro and ends inside.
+TEST_F(RewriteTest, MacrosOfSeveralStatementsThatReturnNameTheirReturnNode) {
+  std::string Text =
+      rewrite("m.c", "#define NEXT(out) if (pos >= len) return -1; out = pos; pos++\n"
+                     "#define TAKE(out) int out = pos; if (!out) return -2\n"
+                     "int f(int len) {\n"
+                     "  int pos = 0, a;\n"
+                     "  NEXT(a);\n"
+                     "  {\n"
+                     "    TAKE(b);\n"
+                     "    a += b;\n"
+                     "  }\n"
+                     "  return a;\n"
+                     "}\n");
+  EXPECT_TRUE(std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
+                                                 "__sleuth_frame.ctl = [^;]*; NEXT\\(a\\); "
+                                                 "__sleuth_frame.site = 0;\n")))
+      << Text;
+  EXPECT_NE(Text.find("\n    TAKE(b);\n"), std::string::npos) << Text;
+}
+
 // A C99 inline definition with external linkage may not refer to the file's static tables, so
 // it is left as it was; but an inline definition that some other declaration in the file makes
 // an external definition (extern, or not inline) is an ordinary function and is instrumented.

@@ -199,6 +199,32 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
 // that stand in a list of statements (a block, after a label) and declare nothing: elsewhere
 // the text put around them would change what they mean (an `if` without braces), or put a
 // statement before a declaration (C89). Such returns keep leaving without a node.
+// The invocation of a macro that expands to several statements of Block, one of them S (bzip2's
+// BZ_GET_FAST: a check that returns, then three assignments), if every statement of Block it
+// spells lies inside it and none declares anything; an invalid range otherwise.
+static CharSourceRange invocationOfStatements(const Stmt *S, const CompoundStmt *Block,
+                                              const Context &Ctx) {
+  const SourceManager &SM = Ctx.SM;
+  if (!S->getBeginLoc().isMacroID())
+    return {};
+  CharSourceRange Invocation = SM.getExpansionRange(S->getBeginLoc());
+  CharSourceRange R = Lexer::makeFileCharRange(Invocation, SM, Ctx.Ast.getLangOpts());
+  if (R.isInvalid() || !Ctx.instrumentable(R.getBegin()))
+    return {};
+  unsigned Begin = SM.getFileOffset(R.getBegin()), End = SM.getFileOffset(R.getEnd());
+  FileID File = SM.getFileID(R.getBegin());
+  auto Inside = [&](SourceLocation L) {
+    auto [F, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(L));
+    return F == File && Offset >= Begin && Offset < End;
+  };
+  for (const Stmt *Child : Block->body()) {
+    bool First = Inside(Child->getBeginLoc()), Last = Inside(Child->getEndLoc());
+    if (First != Last || ((First || Child == S) && isa<DeclStmt>(Child)))
+      return {};
+  }
+  return R;
+}
+
 bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
   const Expr *Value = Return->getRetValue();
   if (!F.leavesAtScopeExit() || !Value || Value->getType()->isVoidType())
@@ -215,15 +241,18 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
     return false;
   if (const auto *Case = dyn_cast<SwitchCase>(Parent); Case && Case->getSubStmt() != S)
     return false;
-  auto Known = F.HiddenReturnSites.find(S);
-  if (Known != F.HiddenReturnSites.end())
-    return true;
-  CharSourceRange R = F.Ctx.withSemicolon(F.Ctx.expansionRange(S));
+  CharSourceRange R = F.Ctx.expansionRange(S);
+  if (R.isInvalid() && isa<CompoundStmt>(Parent))
+    R = invocationOfStatements(S, cast<CompoundStmt>(Parent), F.Ctx);
+  R = F.Ctx.withSemicolon(R);
   if (R.isInvalid())
     return false;
+  unsigned Key = R.getBegin().getRawEncoding();
+  if (F.HiddenReturnSites.contains(Key))
+    return true;
   std::string Name = "<" + F.Name + "() return value>";
   unsigned Site = F.addSite(SiteKind::Ret, S, R.getBegin(), Name);
-  F.HiddenReturnSites[S] = Site;
+  F.HiddenReturnSites[Key] = Site;
   F.countProbe();
   // Queued once the body has been walked (FunctionInstrumenter::run), so that the text goes
   // around the probes of S's own nodes that begin or end where S does.
