@@ -3,12 +3,14 @@
  * libraries write them. No probe can go into a macro, yet parse_digit and parse_pair are
  * instrumented: while a statement that invokes such a macro runs, the function's frame names a
  * return node made for that statement, which the macro's return completes. So the caller's
- * `errors` still depends on the check that failed, and on the value it tested. */
+ * `errors` still depends on the check that failed, and on the value it tested; and the
+ * statements after a check depend on it, as they would on an `if` written out. */
 #include <stdio.h>
 
 /* clang-format off */
 #define REQUIRE(c, err) if (!(c)) return (err)
 #define TRY(call) __extension__ ({ int r_ = (call); if (r_ < 0) return r_; r_; })
+#define BOTH_POSITIVE(a, b, err) { REQUIRE((a) > 0, err); REQUIRE((b) > 0, err); }
 /* clang-format on */
 
 static int parse_digit(char c, int *out) {
@@ -32,6 +34,14 @@ static int parse_pair(const char *s) {
   return sum + high * 10 + low;
 }
 
+/* The checks run only for a negative sum: the macro's statements stay under the `if`. */
+static int checked_sum(int a, int b) {
+  int sum = a + b;
+  if (sum < 0)
+    BOTH_POSITIVE(a, b, -4);
+  return sum;
+}
+
 int main(void) {
   const char *text = "4x2";
   const char *pairs[] = {"42", "x1", "4y", "0;"};
@@ -46,6 +56,6 @@ int main(void) {
   for (i = 0; i < 4; i++)
     if (parse_pair(pairs[i]) < 0)
       errors = errors + 1;
-  printf("%d %d\n", total, errors);
+  printf("%d %d %d %d\n", total, errors, checked_sum(3, -1), checked_sum(-3, 1));
   return 0;
 }

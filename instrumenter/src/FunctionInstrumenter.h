@@ -159,6 +159,9 @@ public:
   std::string readCache();
   /// Control-flow decisions inside the condition of test `Site` (&&, ||, ?:) map to it.
   void mapTerminator(const clang::Stmt *Terminator, unsigned Site);
+  bool hasTerminatorSite(const clang::Stmt *Terminator) const {
+    return TerminatorSites.contains(Terminator);
+  }
   /// Number of probes emitted so far (lets a probe tell whether a subtree read anything).
   unsigned probeCount() const { return Probes; }
   void countProbe() { ++Probes; }

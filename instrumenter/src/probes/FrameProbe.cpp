@@ -225,15 +225,55 @@ static CharSourceRange invocationOfStatements(const Stmt *S, const CompoundStmt 
   return R;
 }
 
+// Maps to Site the branches inside the macro text of S that no test site has (the macro's own
+// `if`, `&&` in its arguments), leaving lambdas alone.
+static void mapMacroBranches(const Stmt *S, unsigned Site, FunctionInstrumenter &F) {
+  if (!S || isa<LambdaExpr, BlockExpr>(S))
+    return;
+  bool Branch = isa<IfStmt, WhileStmt, DoStmt, ForStmt, SwitchStmt, AbstractConditionalOperator>(S);
+  if (const auto *B = dyn_cast<BinaryOperator>(S))
+    Branch = B->isLogicalOp();
+  if (Branch && !F.hasTerminatorSite(S))
+    F.mapTerminator(S, Site);
+  for (const Stmt *Child : S->children())
+    mapMacroBranches(Child, Site, F);
+}
+
+// The tests of a macro invocation that may return (S) decide whether the statements after it
+// run: a test node at the invocation stands for them. Its probe runs once the invocation is
+// done without returning, and takes what the macro's arguments read; the branches inside are
+// its own, so the statements they control take their control from it. (On a return, the
+// return node takes those reads instead.) Returns the probe's text.
+static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumenter &F) {
+  unsigned Test = F.addSite(SiteKind::Test, S, At, "<test>");
+  mapMacroBranches(S, Test, F);
+  F.countProbe();
+  std::string Probe = "sleuth_test(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
+  return F.defer([&F, Test] { return F.testEffects(Test).empty() ? "(void)" : "if ("; }) + Probe +
+         F.defer([&F, Test] {
+           std::string Effects = F.testEffects(Test);
+           return Effects.empty() ? ";" : ") { (void)(" + Effects + "); }";
+         });
+}
+
 bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
   const Expr *Value = Return->getRetValue();
   if (!F.leavesAtScopeExit() || !Value || Value->getType()->isVoidType())
     return false;
   const Stmt *S = Return;
   const Stmt *Parent = F.Ctx.parent(S);
-  // Blocks inside the macro (`({ int r = (e); if (r < 0) return r; r; })`) do not count.
-  while (Parent && !(isa<CompoundStmt, SwitchCase, LabelStmt>(Parent) &&
-                     F.Ctx.expansionRange(Parent).isValid())) {
+  // Blocks the macro spells (`({ int r = (e); if (r < 0) return r; r; })`, zlib's
+  // `#define FLUSH_BLOCK(s, last) { ...; if (...) return ...; }`) do not count: text put
+  // around a statement of theirs would go around the invocation, and under `if (bflush)
+  // FLUSH_BLOCK(s, 0);` leave the invocation outside the `if`.
+  auto SpelledHere = [&F](const Stmt *P) {
+    if (const auto *Block = dyn_cast<CompoundStmt>(P))
+      return Block->getLBracLoc().isFileID() && Block->getRBracLoc().isFileID() &&
+             F.Ctx.instrumentable(Block->getLBracLoc());
+    return isa<SwitchCase, LabelStmt>(P) && P->getBeginLoc().isFileID() &&
+           F.Ctx.instrumentable(P->getBeginLoc());
+  };
+  while (Parent && !SpelledHere(Parent)) {
     S = Parent;
     Parent = F.Ctx.parent(S);
   }
@@ -242,8 +282,13 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   if (const auto *Case = dyn_cast<SwitchCase>(Parent); Case && Case->getSubStmt() != S)
     return false;
   CharSourceRange R = F.Ctx.expansionRange(S);
-  if (R.isInvalid() && isa<CompoundStmt>(Parent))
+  // True if S is the macro's invocation and nothing else (`REQUIRE(c, -1);`, not
+  // `x = TRY(f());`): no node of S's own runs after the macro's tests.
+  bool Invocation = R.isValid() && S->getBeginLoc().isMacroID() && S->getEndLoc().isMacroID();
+  if (R.isInvalid() && isa<CompoundStmt>(Parent)) {
     R = invocationOfStatements(S, cast<CompoundStmt>(Parent), F.Ctx);
+    Invocation = R.isValid();
+  }
   R = F.Ctx.withSemicolon(R);
   if (R.isInvalid())
     return false;
@@ -256,10 +301,13 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   F.countProbe();
   // Queued once the body has been walked (FunctionInstrumenter::run), so that the text goes
   // around the probes of S's own nodes that begin or end where S does.
+  std::string Suffix = " __sleuth_frame.site = 0;";
+  if (Invocation)
+    Suffix += " " + macroTest(S, R.getBegin(), F);
   F.HiddenReturnWraps.push_back({R,
                                  "__sleuth_frame.site = " + std::to_string(Site) +
                                      "u + 1u; __sleuth_frame.ctl = " + F.control(Site) + "; ",
-                                 " __sleuth_frame.site = 0;"});
+                                 Suffix});
   return true;
 }
 
