@@ -187,7 +187,7 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
                                          "__sleuth_frame.ctl = [^;]*; CHECK\\(.*\\); "
-                                         "__sleuth_frame.site = 0; (\\(void\\)|if \\()"
+                                         "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
                                          "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
       << Text;
   EXPECT_EQ(Text.find("__sleuth_frame.site = 0; REQUIRE"), std::string::npos) << Text;
@@ -229,7 +229,7 @@ TEST_F(RewriteTest, MacrosOfSeveralStatementsThatReturnNameTheirReturnNode) {
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
                                          "__sleuth_frame.ctl = [^;]*; NEXT\\(a\\); "
-                                         "__sleuth_frame.site = 0; (\\(void\\)|if \\()"
+                                         "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
                                          "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
       << Text;
   EXPECT_NE(Text.find("\n    TAKE(b);\n"), std::string::npos) << Text;

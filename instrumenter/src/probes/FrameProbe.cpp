@@ -219,7 +219,7 @@ static CharSourceRange invocationOfStatements(const Stmt *S, const CompoundStmt 
   };
   for (const Stmt *Child : Block->body()) {
     bool First = Inside(Child->getBeginLoc()), Last = Inside(Child->getEndLoc());
-    if (First != Last || ((First || Child == S) && isa<DeclStmt>(Child)))
+    if (First != Last || ((First || Child == S) && isa<DeclStmt>(Child) && Ctx.isC()))
       return {};
   }
   return R;
@@ -249,19 +249,33 @@ static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumen
   mapMacroBranches(S, Test, F);
   F.countProbe();
   std::string Probe = "sleuth_test(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
-  return F.defer([&F, Test] { return F.testEffects(Test).empty() ? "(void)" : "if ("; }) + Probe +
-         F.defer([&F, Test] {
+  std::string Discard = F.isCxx() ? "static_cast<void>(" : "(void)(";
+  return F.defer([&F, Test, Discard] { return F.testEffects(Test).empty() ? Discard : "if ("; }) +
+         Probe + F.defer([&F, Test] {
            std::string Effects = F.testEffects(Test);
-           return Effects.empty() ? ";" : ") { (void)(" + Effects + "); }";
+           return Effects.empty() ? ");" : ") { " + Effects + "; }";
          });
 }
 
 bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
   const Expr *Value = Return->getRetValue();
-  if (!F.leavesAtScopeExit() || !Value || Value->getType()->isVoidType())
+  if ((!F.isCxx() && !F.leavesAtScopeExit()) || !Value || Value->getType()->isVoidType())
     return false;
+  // The statement around S, also across a declaration (`int d = TRY(f());`).
+  auto Up = [&F](const Stmt *S) -> const Stmt * {
+    auto Parents = F.Ctx.Ast.getParents(*S);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *P = Parents[0].get<Stmt>())
+      return P;
+    if (const auto *D = Parents[0].get<VarDecl>()) {
+      auto Outer = F.Ctx.Ast.getParents(*D);
+      return Outer.empty() ? nullptr : Outer[0].get<DeclStmt>();
+    }
+    return nullptr;
+  };
   const Stmt *S = Return;
-  const Stmt *Parent = F.Ctx.parent(S);
+  const Stmt *Parent = Up(S);
   // Blocks the macro spells (`({ int r = (e); if (r < 0) return r; r; })`, zlib's
   // `#define FLUSH_BLOCK(s, last) { ...; if (...) return ...; }`) do not count: text put
   // around a statement of theirs would go around the invocation, and under `if (bflush)
@@ -275,9 +289,10 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   };
   while (Parent && !SpelledHere(Parent)) {
     S = Parent;
-    Parent = F.Ctx.parent(S);
+    Parent = Up(S);
   }
-  if (!Parent || isa<DeclStmt>(S))
+  // C89 has no statement before a declaration.
+  if (!Parent || (isa<DeclStmt>(S) && !F.isCxx()))
     return false;
   if (const auto *Case = dyn_cast<SwitchCase>(Parent); Case && Case->getSubStmt() != S)
     return false;
@@ -301,13 +316,17 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   F.countProbe();
   // Queued once the body has been walked (FunctionInstrumenter::run), so that the text goes
   // around the probes of S's own nodes that begin or end where S does.
-  std::string Suffix = " __sleuth_frame.site = 0;";
+  // C: the frame local's cleanup completes the node; C++: the frame's destructor (unless an
+  // exception unwinds it).
+  std::string Prefix = F.isCxx() ? F.frame() + ".hidden(" + std::to_string(Site) + "u + 1u, " +
+                                       F.control(Site) + "); "
+                                 : "__sleuth_frame.site = " + std::to_string(Site) +
+                                       "u + 1u; __sleuth_frame.ctl = " + F.control(Site) + "; ";
+  std::string Suffix =
+      F.isCxx() ? " " + F.frame() + ".hidden(0u, 0u);" : " __sleuth_frame.site = 0;";
   if (Invocation)
     Suffix += " " + macroTest(S, R.getBegin(), F);
-  F.HiddenReturnWraps.push_back({R,
-                                 "__sleuth_frame.site = " + std::to_string(Site) +
-                                     "u + 1u; __sleuth_frame.ctl = " + F.control(Site) + "; ",
-                                 Suffix});
+  F.HiddenReturnWraps.push_back({R, Prefix, Suffix});
   return true;
 }
 

@@ -1511,6 +1511,8 @@ void sleuth_flush(void);
 #ifdef __cplusplus
 } /* extern "C" */
 
+#include <exception>
+
 namespace sleuth {
 /* One per instrumented C++ function: leaving the scope leaves the frame, also when an
  * exception unwinds it. The return value's node is created here, after the return
@@ -1528,8 +1530,17 @@ public:
   ~Frame() {
     if (RetSite != 0)
       sleuth_ret(Tu, RetSite - 1, RetControl, SLEUTH_NULL);
+    else if (HiddenSite != 0 && !unwinding())
+      sleuth_ret(Tu, HiddenSite - 1, HiddenControl, SLEUTH_NULL);
     else
       sleuth_leave(SLEUTH_NULL);
+  }
+  /* Around a statement that invokes a macro with a `return` inside, which no probe can reach:
+   * the return node made for the statement (Site + 1; 0 after it), which the destructor
+   * completes if the function returns while the statement runs. */
+  void hidden(unsigned Site, unsigned Ctl) {
+    HiddenSite = Site;
+    HiddenControl = Ctl;
   }
   /* The call's control (see sleuth_enter). */
   unsigned control() const { return Control; }
@@ -1541,10 +1552,20 @@ public:
   }
 
 private:
+  /* True while an exception unwinds the frame: its statement did not return. */
+  static bool unwinding() {
+#if defined(__cpp_lib_uncaught_exceptions)
+    return std::uncaught_exceptions() > 0;
+#else
+    return std::uncaught_exception();
+#endif
+  }
   sleuth_tu *Tu;
   unsigned Control = 0;
   unsigned RetSite = 0;
   unsigned RetControl = 0;
+  unsigned HiddenSite = 0;
+  unsigned HiddenControl = 0;
 };
 
 /* The address of an lvalue as the probes take it, through an integer: that drops a `__restrict`
