@@ -6,6 +6,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -77,9 +78,35 @@ CharSourceRange Context::expansionRange(SourceRange R) const {
     return Plain;
   CharSourceRange C =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
-  if (C.isInvalid() || !instrumentable(C.getBegin()))
+  if (C.isInvalid() || !instrumentable(C.getBegin()) || touchesQuotedArgument(C))
     return {};
   return C;
+}
+
+// File locations of one file compare by their raw encodings (a file's offsets are contiguous in
+// the source manager's address space), which is all these ranges need.
+static bool encodedBefore(SourceLocation A, SourceLocation B) {
+  return A.getRawEncoding() < B.getRawEncoding();
+}
+
+void Context::setQuotedArguments(std::vector<QuotedArgumentToken> Tokens) {
+  std::sort(Tokens.begin(), Tokens.end(),
+            [](const QuotedArgumentToken &A, const QuotedArgumentToken &B) {
+              return encodedBefore(A.Begin, B.Begin);
+            });
+  QuotedArguments = std::move(Tokens);
+}
+
+bool Context::touchesQuotedArgument(CharSourceRange R) const {
+  SourceLocation B = R.getBegin(), E = R.getEnd();
+  auto It = std::lower_bound(
+      QuotedArguments.begin(), QuotedArguments.end(), B,
+      [](const QuotedArgumentToken &T, SourceLocation L) { return encodedBefore(T.Begin, L); });
+  for (; It != QuotedArguments.end() && encodedBefore(It->Begin, E); ++It)
+    if (SM.getFileID(It->Begin) == SM.getFileID(B) &&
+        (encodedBefore(It->InvocationBegin, B) || encodedBefore(E, It->InvocationEnd)))
+      return true;
+  return false;
 }
 
 std::string Context::text(CharSourceRange R) const {

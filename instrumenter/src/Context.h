@@ -27,6 +27,16 @@ struct AssertInvocation {
   bool Used = false;
 };
 
+/// A token of a macro argument that the macro's body quotes: makes a string of it (`#x`, the
+/// message of a CHECK macro) or pastes it to another token (`x ## _max`). Its text must stay as
+/// written, or the program's strings and names change; a probe may only surround the whole
+/// invocation (recorded by the preprocessor).
+struct QuotedArgumentToken {
+  clang::SourceLocation Begin;           // the token as spelled in the file
+  clang::SourceLocation InvocationBegin; // the outermost invocation's characters in the file,
+  clang::SourceLocation InvocationEnd;   // [InvocationBegin, InvocationEnd)
+};
+
 /// A text edit that wraps a node: Prefix before its first character, Suffix after its last.
 /// Edits are applied in post-order (inner nodes first), so prefixes are inserted before and
 /// suffixes after whatever is already at the same position, which nests them correctly.
@@ -55,6 +65,12 @@ public:
   clang::SourceManager &SM;
   clang::Rewriter &Rewrite;
   std::vector<AssertInvocation> &Asserts;
+  /// Sorted by position (setQuotedArguments).
+  std::vector<QuotedArgumentToken> QuotedArguments;
+  void setQuotedArguments(std::vector<QuotedArgumentToken> Tokens);
+  /// True if an edit of the file characters R would change the text of a quoted macro argument:
+  /// R holds one of its tokens but not the whole invocation around it.
+  bool touchesQuotedArgument(clang::CharSourceRange R) const;
 
   /// The files whose text may be rewritten: the main file and the project files it includes
   /// (see IncludedFiles.h). Nodes anywhere else are left alone.
@@ -83,7 +99,8 @@ public:
   clang::CharSourceRange fileRange(clang::SourceRange R) const;
   /// Like fileRange, but a node that begins or ends with a whole macro expansion (`return
   /// NULL;`, `if (FLAG(x))`) maps to the file text around the invocation. Only for probes that
-  /// keep that text intact and merely surround it.
+  /// keep that text intact and merely surround it. Never a range inside the argument of a macro
+  /// that quotes it (QuotedArgumentToken).
   clang::CharSourceRange expansionRange(clang::SourceRange R) const;
   clang::CharSourceRange expansionRange(const clang::Stmt *S) const {
     return expansionRange(S->getSourceRange());

@@ -1,5 +1,6 @@
-// Runs Clang on one file and rewrites it: the FrontendAction, the preprocessor hook that records
-// assert() invocations, and the AST consumer that hands each function to FunctionInstrumenter.
+// Runs Clang on one file and rewrites it: the FrontendAction, the preprocessor hooks that record
+// assert() invocations and quoted macro arguments, and the AST consumer that hands each function to
+// FunctionInstrumenter.
 #include "sleuth/instrumenter/instrumenter.h"
 
 #include "Context.h"
@@ -102,6 +103,66 @@ public:
 private:
   Preprocessor &PP;
   std::vector<AssertInvocation> &Out;
+};
+
+/// Records the tokens of macro arguments that their macro's body quotes (`#x`, `x ## y`), as
+/// spelled in a file that is no system header, with the outermost invocation around them (see
+/// QuotedArgumentToken). An argument passed on to an inner macro that quotes it counts too: its
+/// tokens are spelled in the outer invocation.
+class QuotedArgumentRecorder : public PPCallbacks {
+public:
+  QuotedArgumentRecorder(Preprocessor &PP, std::vector<QuotedArgumentToken> &Out)
+      : PP(PP), Out(Out) {}
+
+  void MacroExpands(const Token &, const MacroDefinition &MD, SourceRange Range,
+                    const MacroArgs *Args) override {
+    const MacroInfo *MI = MD.getMacroInfo();
+    if (!MI || !Args || !MI->isFunctionLike() || MI->getNumParams() == 0)
+      return;
+    std::vector<bool> Quoted(MI->getNumParams());
+    bool Any = false;
+    auto Mark = [&](const Token &T) {
+      int N = T.getIdentifierInfo() ? MI->getParameterNum(T.getIdentifierInfo()) : -1;
+      if (N >= 0)
+        Quoted[unsigned(N)] = Any = true;
+    };
+    ArrayRef<Token> Body = MI->tokens();
+    for (size_t I = 0; I < Body.size(); ++I) {
+      if (Body[I].is(tok::hash) && I + 1 < Body.size())
+        Mark(Body[I + 1]);
+      if (Body[I].is(tok::hashhash)) {
+        if (I > 0)
+          Mark(Body[I - 1]);
+        if (I + 1 < Body.size())
+          Mark(Body[I + 1]);
+      }
+    }
+    if (!Any)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    CharSourceRange Invocation = SM.getExpansionRange(Range);
+    SourceLocation InvocationBegin = Invocation.getBegin();
+    SourceLocation InvocationEnd =
+        Invocation.isTokenRange()
+            ? Lexer::getLocForEndOfToken(Invocation.getEnd(), 0, SM, PP.getLangOpts())
+            : Invocation.getEnd();
+    if (InvocationBegin.isInvalid() || InvocationEnd.isInvalid() ||
+        SM.isInSystemHeader(InvocationBegin))
+      return;
+    for (unsigned N = 0; N < Quoted.size(); ++N) {
+      if (!Quoted[N])
+        continue;
+      for (const Token *T = Args->getUnexpArgument(N); T && T->isNot(tok::eof); ++T) {
+        SourceLocation Spelled = SM.getSpellingLoc(T->getLocation());
+        if (Spelled.isFileID() && SM.getFileID(Spelled) == SM.getFileID(InvocationBegin))
+          Out.push_back({Spelled, InvocationBegin, InvocationEnd});
+      }
+    }
+  }
+
+private:
+  Preprocessor &PP;
+  std::vector<QuotedArgumentToken> &Out;
 };
 
 /// The tables of one instrumented file: its sites or its counters, and their names' suffix.
@@ -234,11 +295,13 @@ private:
 
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts, InstrumentMode Mode,
-           CoverageCounters Counters, bool StaticReads, IncludedFiles &Included, HeaderCache &Cache,
-           std::string MainFile, InstrumentResult &Result)
-      : CI(CI), Asserts(Asserts), Mode(Mode), Counters(Counters), StaticReads(StaticReads),
-        Included(Included), Cache(Cache), MainFile(std::move(MainFile)), Result(Result) {}
+  Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts,
+           std::vector<QuotedArgumentToken> &Quoted, InstrumentMode Mode, CoverageCounters Counters,
+           bool StaticReads, IncludedFiles &Included, HeaderCache &Cache, std::string MainFile,
+           InstrumentResult &Result)
+      : CI(CI), Asserts(Asserts), Quoted(Quoted), Mode(Mode), Counters(Counters),
+        StaticReads(StaticReads), Included(Included), Cache(Cache), MainFile(std::move(MainFile)),
+        Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -249,6 +312,7 @@ public:
     std::vector<AssertInvocation> NoAsserts;
     bool IsCoverage = Mode == InstrumentMode::Coverage;
     Context Ctx(Ast, Rewrite, IsCoverage ? NoAsserts : Asserts);
+    Ctx.setQuotedArguments(std::move(Quoted));
     Ctx.MinimalCounters = Counters == CoverageCounters::Minimal;
     Ctx.StaticReads = StaticReads;
     if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
@@ -352,6 +416,7 @@ public:
 private:
   CompilerInstance &CI;
   std::vector<AssertInvocation> &Asserts;
+  std::vector<QuotedArgumentToken> &Quoted;
   InstrumentMode Mode;
   CoverageCounters Counters;
   bool StaticReads;
@@ -379,10 +444,12 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<AssertRecorder>(CI.getPreprocessor(), Asserts));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<QuotedArgumentRecorder>(CI.getPreprocessor(), Quoted));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
     Cache.watch(CI.getPreprocessor());
-    return std::make_unique<Consumer>(CI, Asserts, Mode, Counters, StaticReads, Included, Cache,
-                                      MainFile, Result);
+    return std::make_unique<Consumer>(CI, Asserts, Quoted, Mode, Counters, StaticReads, Included,
+                                      Cache, MainFile, Result);
   }
 
 private:
@@ -394,6 +461,7 @@ private:
   std::string MainFile;
   InstrumentResult &Result;
   std::vector<AssertInvocation> Asserts;
+  std::vector<QuotedArgumentToken> Quoted;
 };
 
 /// Remembers the first error (for a one-line message) and forwards everything to Clang's usual

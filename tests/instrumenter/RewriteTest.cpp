@@ -585,6 +585,47 @@ TEST_F(RewriteTest, ReadsInsideAMacroExpansionAreReadBeforeIt) {
   EXPECT_NE(Text.find("(CELL(cells) = "), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, MacroArgumentsThatTheMacroQuotesKeepTheirText) {
+  // SHOW makes a string of its argument, EXPECT passes its argument on to SHOW, NAME pastes
+  // its argument to a suffix: a probe inside any of these arguments would change the program's
+  // messages or names; the reads go before the whole invocation. TWICE quotes nothing: its
+  // argument's read goes before it too.
+  const std::string Source = "int printf(const char *, ...);\n"
+                             "#define SHOW(e) printf(\"%s = %d\\n\", #e, (e))\n"
+                             "#define EXPECT(c) SHOW(c)\n"
+                             "#define NAME(p) p##_max\n"
+                             "#define TWICE(v) ((v) + (v))\n"
+                             "int f(int x) {\n"
+                             "  int y_max = 3, y;\n"
+                             "  SHOW(x > 0);\n"
+                             "  EXPECT(x + 1 > 2);\n"
+                             "  y = NAME(y) + TWICE(x);\n"
+                             "  return y;\n"
+                             "}\n";
+  for (const char *Name : {"quoted.c", "quoted.cpp"}) {
+    std::string Text = rewrite(Name, Source);
+    EXPECT_NE(Text.find("SHOW(x > 0)"), std::string::npos) << Text;
+    EXPECT_NE(Text.find("EXPECT(x + 1 > 2)"), std::string::npos) << Text;
+    EXPECT_NE(Text.find(" NAME(y)"), std::string::npos) << Text;
+    EXPECT_TRUE(std::regex_search(
+        Text, std::regex("\\(" + checked("sleuth_chk") + "__sleuth_o0_0\\), TWICE\\(x\\)\\)")))
+        << Text;
+  }
+}
+
+TEST_F(RewriteTest, AVariableReadInsideAMacroArgumentIsReadAroundTheArgumentInCxx) {
+  // REQUIRE's condition reads the parameter c: the read goes around the argument's expression
+  // (not around `c` itself, whose text SWAP-like macros may take the type of), as in C.
+  std::string Text = rewrite("require.cpp", "#define REQUIRE(c, err) if (!(c)) return (err)\n"
+                                            "int digit(char c) {\n"
+                                            "  REQUIRE(c >= '0', -1);\n"
+                                            "  return c - '0';\n"
+                                            "}\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("REQUIRE\\(\\(sleuth_use\\(__sleuth_o0_0\\), c >= '0'\\), -1\\)")))
+      << Text;
+}
+
 TEST_F(RewriteTest, MemoryReadsInsideMacroArgumentsAreReadBeforeTheExpansion) {
   // glibc's tolower() when optimizing is a statement expression naming its argument several
   // times (LOWER); MAX spells each argument twice. An lvalue written in an argument whose

@@ -125,11 +125,12 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
     return;
   }
   // The nearest enclosing expression with text of its own is the whole expansion (or one that
-  // contains a macro argument's use): widen it over implicit nodes of the same extent. In C,
-  // not a macro argument that is an lvalue (`state->check`, read through its conversion): the
+  // contains a macro argument's use): widen it over implicit nodes of the same extent. Not a
+  // macro argument that is an lvalue (`state->check`, `c`, read through its conversion): the
   // expansion may assign the same text elsewhere (zlib's `CRC2(state->check, hold)` expands to
-  // `check = crc32(check, ...)`), which a comma expression around it would break; the reads go
-  // before an enclosing expression instead.
+  // `check = crc32(check, ...)`), which a comma expression around it would break in C, and in
+  // C++ `decltype(a)` of SWAP's argument would turn into a reference; the reads go before an
+  // enclosing expression instead.
   const Stmt *Top = Read;
   while (true) {
     CharSourceRange R;
@@ -164,7 +165,7 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
     if (TopExpr->getType()->isPlaceholderType() ||
         (F.isCxx() && Call && Call->getCallee()->IgnoreParenImpCasts() == TopExpr))
       continue;
-    if (F.isCxx() || !TopExpr->IgnoreParenImpCasts()->isGLValue())
+    if (!TopExpr->IgnoreParenImpCasts()->isGLValue())
       break;
   }
   std::vector<FunctionInstrumenter::MacroRead> &Reads = F.MacroReads[cast<Expr>(Top)];

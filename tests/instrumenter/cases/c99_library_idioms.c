@@ -76,6 +76,23 @@ static int parse(int option) {
   return verbose;
 }
 
+/* Macros that quote an argument: a test macro printing what it checked, one passing its argument
+ * on to another that quotes it, and a name pasted together. The reads of x and limit are in the
+ * quoted text: no probe may change it, or the messages change. */
+#define SHOW(e) printf("%s = %d\n", #e, (e))
+#define EXPECT(c) SHOW(c)
+#define FIELD(s, n) ((s).n##_max)
+struct limits {
+  int depth_max;
+};
+
+static int quoted(int x) {
+  struct limits limit = {x + 2};
+  SHOW(x * 2 + 1);
+  EXPECT(x < FIELD(limit, depth));
+  return FIELD(limit, depth);
+}
+
 int main(void) {
   unsigned char data[5] = {'s', 'l', 'e', 'u', 't'};
   unsigned sum = 0;
@@ -85,6 +102,7 @@ int main(void) {
   count_twice();
   printf("%u %d %u %d %d %d %d\n", sum, d ? d->type : 0, d ? d->dist : 0, table[2], parse('v'),
          parse('q'), calls);
+  printf("%d\n", quoted(3));
   free(d);
   return 0;
 }

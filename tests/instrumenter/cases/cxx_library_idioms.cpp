@@ -95,6 +95,26 @@ static int voidedWrites(int A) {
   return X;
 }
 
+// Macros that quote an argument (a message, a pasted name) keep its text; a macro argument that
+// is a variable's value read by an expansion that takes its type keeps it a name, so that SWAP's
+// decltype(a) is no reference (the read goes around the enclosing expression instead).
+#define SHOW(e) std::printf("%s = %d\n", #e, (e))
+#define EXPECT(c) SHOW(c)
+#define SWAP(a, b)                                                                                 \
+  do {                                                                                             \
+    decltype(a) t_ = a;                                                                            \
+    a = b;                                                                                         \
+    b = t_;                                                                                        \
+  } while (0)
+
+static int quoted(int X) {
+  int Low = X, High = X * 3;
+  SHOW(X * 2 + 1);
+  EXPECT(Low < High);
+  SWAP(Low, High);
+  return High - Low;
+}
+
 int main() {
   unsigned Values[3] = {4, 5, 6}, Total = 0;
   sumOf(Values, 3, &Total);
@@ -105,5 +125,6 @@ int main() {
   CHECK(Doc->load(TEXT("<node/>")));
   std::printf("%d %s %d %d\n", sameKind("1", "2") + sameKind("a", "3"), skipTo("key=value", '='),
               Doc->Loaded, voidedWrites(1));
+  std::printf("%d\n", quoted(4));
   return 0;
 }
