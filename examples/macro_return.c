@@ -42,9 +42,22 @@ static int checked_sum(int a, int b) {
   return sum;
 }
 
+/* A loop without braces that may return through either REQUIRE: once the block's REQUIRE has run,
+ * the frame names the loop's return node again, so the else's REQUIRE in a later iteration
+ * still returns through a node (the loop's). */
+static int all_below(const int *v, int n, int limit) {
+  while (n--)
+    if (n % 2) {
+      REQUIRE(v[n] < limit, -5);
+    } else
+      REQUIRE(v[n] < limit + 1, -6);
+  return 0;
+}
+
 int main(void) {
   const char *text = "4x2";
   const char *pairs[] = {"42", "x1", "4y", "0;"};
+  const int values[] = {1, 2, 9, 4};
   int total = 0, errors = 0, i;
   for (i = 0; text[i] != '\0'; i++) {
     int digit = 0;
@@ -56,6 +69,8 @@ int main(void) {
   for (i = 0; i < 4; i++)
     if (parse_pair(pairs[i]) < 0)
       errors = errors + 1;
+  if (all_below(values, 4, 5) < 0)
+    errors = errors + 1;
   printf("%d %d %d %d\n", total, errors, checked_sum(3, -1), checked_sum(-3, 1));
   return 0;
 }

@@ -461,8 +461,7 @@ bool FunctionInstrumenter::run() {
   LocalQualifier = callsSetjmp(Body) ? "volatile " : "";
   size_t FirstEdit = Ctx.Edits.size(), FirstReplacement = Ctx.Replacements.size();
   walk(Body);
-  for (const Wrap &W : HiddenReturnWraps)
-    Ctx.wrap(W.Range, W.Prefix, W.Suffix);
+  applyHiddenReturnWraps();
   computeControlDependences();
   computeControlGroups();
   FrameProbe::instrumentEntry(*this);

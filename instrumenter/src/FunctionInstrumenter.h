@@ -94,12 +94,17 @@ public:
   /// macro with a return of a value inside, by the raw location where its text begins (made by
   /// the first such return found in it; FrameProbe::instrumentHidden).
   std::map<unsigned, unsigned> HiddenReturnSites;
-  /// The text that goes around each of those statements: their range, prefix and suffix.
+  /// The text that goes around each of those statements: their range, the prefix that names
+  /// their return node (Site, under Control), and what follows the statement once the frame
+  /// names again the node of the statement around it, if any (applyHiddenReturnWraps).
   struct Wrap {
     clang::CharSourceRange Range;
-    std::string Prefix, Suffix;
+    unsigned Site = 0;
+    bool Braced = false; // the statement is put in braces of its own
+    std::string Control, Prefix, After;
   };
   std::vector<Wrap> HiddenReturnWraps;
+  void applyHiddenReturnWraps();
   /// The local holding the quiet control (see sleuth_quiet_control), which the sites that no
   /// test controls pass instead of the call's. Only where usesQuietControl().
   std::string quietControl() const { return "__sleuth_cq" + std::to_string(FunctionId); }

@@ -186,7 +186,7 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
   // CHECK's statement names its return node while it runs; REQUIRE returns no value.
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
-                                         "__sleuth_frame.ctl = [^;]*; CHECK\\(.*\\); "
+                                         "__sleuth_frame.ctl = [^;]*; CHECK\\(.*\\); \\} "
                                          "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
                                          "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
       << Text;
@@ -228,11 +228,48 @@ TEST_F(RewriteTest, MacrosOfSeveralStatementsThatReturnNameTheirReturnNode) {
                      "}\n");
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
-                                         "__sleuth_frame.ctl = [^;]*; NEXT\\(a\\); "
+                                         "__sleuth_frame.ctl = [^;]*; NEXT\\(a\\); \\} "
                                          "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
                                          "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
       << Text;
   EXPECT_NE(Text.find("\n    TAKE(b);\n"), std::string::npos) << Text;
+}
+
+// A statement that names a return node and holds another such statement (a loop without braces
+// around a block with a REQUIRE): after the inner one the frame names the loop's node again,
+// for the loop's own REQUIRE in a later iteration; after the outer one, none. In C++ the same
+// through the frame's `hidden`. Each such statement gets braces of its own, so that what
+// follows the loop's last line is no statement that Clang's -Wmisleading-indentation takes
+// for a second one of the loop.
+TEST_F(RewriteTest, AfterAnInnerStatementThatMayReturnTheFrameNamesTheOuterNodeAgain) {
+  const std::string Source = "#define REQUIRE(c, e) if (!(c)) return (e)\n"
+                             "int f(int k, int a, int b) {\n"
+                             "  while (k--)\n"
+                             "    if (k % 2) {\n"
+                             "      REQUIRE(a > k, -1);\n"
+                             "    } else\n"
+                             "      REQUIRE(b > k, -2);\n"
+                             "  return 0;\n"
+                             "}\n";
+  std::string C = rewrite("nested.c", Source);
+  std::smatch Outer;
+  ASSERT_TRUE(std::regex_search(C, Outer,
+                                std::regex("\\{ __sleuth_frame.site = ([0-9]+)u \\+ 1u; "
+                                           "__sleuth_frame.ctl = ([^;]*); while")))
+      << C;
+  std::string Again = "__sleuth_frame.site = " + Outer[1].str() +
+                      "u \\+ 1u; __sleuth_frame.ctl = " + Outer[2].str() + ";";
+  EXPECT_TRUE(std::regex_search(C, std::regex("a > k\\), -1\\); \\} " + Again))) << C;
+  EXPECT_TRUE(std::regex_search(C, std::regex("b > k\\), -2\\); \\} __sleuth_frame.site = 0;")))
+      << C;
+  std::string Cxx = rewrite("nested.cpp", Source);
+  ASSERT_TRUE(std::regex_search(
+      Cxx, Outer, std::regex("__sleuth_frame0.hidden\\(([0-9]+)u \\+ 1u, ([^)]*)\\); while")))
+      << Cxx;
+  EXPECT_TRUE(
+      std::regex_search(Cxx, std::regex("a > k\\), -1\\); \\} __sleuth_frame0.hidden\\(" +
+                                        Outer[1].str() + "u \\+ 1u, " + Outer[2].str() + "\\);")))
+      << Cxx;
 }
 
 // A C99 inline definition with external linkage may not refer to the file's static tables, so

@@ -257,6 +257,15 @@ static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumen
          });
 }
 
+// The statement that names the frame's return node while it runs: 1 + the node (0: none), and
+// the node's control.
+static std::string hiddenSite(const FunctionInstrumenter &F, const std::string &SitePlusOne,
+                              const std::string &Control) {
+  if (F.isCxx())
+    return F.frame() + ".hidden(" + SitePlusOne + ", " + Control + ");";
+  return "__sleuth_frame.site = " + SitePlusOne + "; __sleuth_frame.ctl = " + Control + ";";
+}
+
 bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
   const Expr *Value = Return->getRetValue();
   if ((!F.isCxx() && !F.leavesAtScopeExit()) || !Value || Value->getType()->isVoidType())
@@ -318,15 +327,20 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   // around the probes of S's own nodes that begin or end where S does.
   // C: the frame local's cleanup completes the node; C++: the frame's destructor (unless an
   // exception unwinds it).
-  std::string Prefix = F.isCxx() ? F.frame() + ".hidden(" + std::to_string(Site) + "u + 1u, " +
-                                       F.control(Site) + "); "
-                                 : "__sleuth_frame.site = " + std::to_string(Site) +
-                                       "u + 1u; __sleuth_frame.ctl = " + F.control(Site) + "; ";
-  std::string Suffix =
-      F.isCxx() ? " " + F.frame() + ".hidden(0u, 0u);" : " __sleuth_frame.site = 0;";
+  FunctionInstrumenter::Wrap W;
+  W.Range = R;
+  W.Site = Site;
+  W.Control = F.control(Site);
+  W.Prefix = hiddenSite(F, std::to_string(Site) + "u + 1u", W.Control) + " ";
+  // A statement in braces of its own: after `while (n--)\n  if (...) ...;` the next statement
+  // on the same line would look to Clang's -Wmisleading-indentation like a second statement
+  // meant for the loop; a `}` there does not. Not a declaration, whose scope it would end.
+  W.Braced = !isa<DeclStmt>(S);
+  if (W.Braced)
+    W.Prefix = "{ " + W.Prefix;
   if (Invocation)
-    Suffix += " " + macroTest(S, R.getBegin(), F);
-  F.HiddenReturnWraps.push_back({R, Prefix, Suffix});
+    W.After = " " + macroTest(S, R.getBegin(), F);
+  F.HiddenReturnWraps.push_back(std::move(W));
   return true;
 }
 
@@ -413,6 +427,26 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
              " sleuth_ret(" + Unit + ", __builtin_frame_address(0));" + F.frameLeft() +
                  " return __sleuth_rv; }");
   return true;
+}
+
+// After a statement that names a return node, the frame names the node of the innermost such
+// statement around it again (`while (k--) if (k) { REQUIRE(a, -1); } else REQUIRE(b, -2);`: the
+// loop's node, for the REQUIRE of the next iteration), or none.
+void FunctionInstrumenter::applyHiddenReturnWraps() {
+  auto Encoded = [](SourceLocation L) { return L.getRawEncoding(); };
+  for (const Wrap &W : HiddenReturnWraps) {
+    const Wrap *Outer = nullptr;
+    for (const Wrap &O : HiddenReturnWraps)
+      if (&O != &W && Encoded(O.Range.getBegin()) <= Encoded(W.Range.getBegin()) &&
+          Encoded(W.Range.getEnd()) <= Encoded(O.Range.getEnd()) &&
+          (!Outer || Encoded(Outer->Range.getBegin()) <= Encoded(O.Range.getBegin())))
+        Outer = &O;
+    std::string Reset =
+        Outer     ? hiddenSite(*this, std::to_string(Outer->Site) + "u + 1u", Outer->Control)
+        : isCxx() ? frame() + ".hidden(0u, 0u);"
+                  : "__sleuth_frame.site = 0;";
+    Ctx.wrap(W.Range, W.Prefix, (W.Braced ? " } " : " ") + Reset + W.After);
+  }
 }
 
 } // namespace sleuth::instrumenter
