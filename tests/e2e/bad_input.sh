@@ -33,6 +33,16 @@ expect unwritable-output nonzero "no/such/dir/out.c: cannot write" -- "$sleuth" 
 [ -e no/such/dir/out.c ] && { echo "FAIL unwritable-output left a file"; failures=$((failures + 1)); }
 expect wrapper-fallback zero "gcc_only.c.*compiling it uninstrumented" -- env SLEUTH_CC=gcc "$sleuth" cc -o gcc_only gcc_only.c
 ./gcc_only || { echo "FAIL wrapper-fallback: program does not run"; failures=$((failures + 1)); }
+[ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL wrapper-fallback: more than one line:"; cat err.txt; failures=$((failures + 1)); }
+# Old C that GCC 12 accepts with warnings and Clang rejects by default (an implicit declaration,
+# an integer converted to a pointer): instrumented all the same, not compiled as it was.
+printf 'int main(void) {\n  long a = 0;\n  int *p = a;\n  return twice(1) - 2 + (p != 0);\n}\nint twice(int x) { return 2 * x; }\n' >legacy.c
+env SLEUTH_CC=gcc "$sleuth" cc -w -o legacy legacy.c 2>err.txt
+if [ -s err.txt ] || ! "$sleuth" run -o legacy.deps -- ./legacy 2>/dev/null; then
+  echo "FAIL legacy-c: not instrumented:"; cat err.txt; failures=$((failures + 1))
+else
+  echo "ok legacy-c"
+fi
 gcc -o plain plain.c
 expect uninstrumented-run nonzero "wrote no dependence file" -- "$sleuth" run -o plain.deps -- ./plain
 expect run-missing-program nonzero "cannot run ./nothing-here" -- "$sleuth" run -- ./nothing-here
