@@ -4,5 +4,5 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=${SLEUTH_BUILD_DIR:-$root/build}
-bash "$root/scripts/bootstrap.sh"
+bash "$root/scripts/bootstrap.sh" --tests
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"

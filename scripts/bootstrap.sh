@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared by ./demo.sh and ./test.sh: installs the Debian 12 packages sleuth needs (only those
-# missing), then configures and builds with CMake + Ninja. Re-running it rebuilds only what
+# missing; with --tests also those the test suite needs), then configures and builds with CMake + Ninja. Re-running it rebuilds only what
 # changed.
 set -euo pipefail
 
@@ -13,6 +13,8 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev libgtest-dev
   graphviz
 )
+# --tests: also what only the test suite needs (Csmith's random programs, tests/e2e/csmith.sh).
+[ "${1:-}" = --tests ] && packages+=(csmith libcsmith-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
