@@ -654,6 +654,7 @@ void sleuth_call_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned Calle
   unsigned Node = nodeOf(Tu, Site);
   unsigned Control =
       Ctl != 0 && Ctl - 1 < RegisteredSites.load(std::memory_order_acquire) ? Ctl : 0;
+  sleuth_drop_stale_call(&sleuth_pending_reads, Node);
   CallRecord &C = T.Calls.emplace_back();
   C.depth = static_cast<unsigned>(T.Frames.size());
   C.node = Node;

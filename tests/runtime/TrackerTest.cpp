@@ -1083,6 +1083,39 @@ TEST_F(TrackerTest, CalleeStatementsDependOnTheTestThatControlledTheCall) {
   EXPECT_EQ(ctrlOf(*R.Graph, "after"), Names{});
 }
 
+// A call whose callee never enters (a library function through a pointer, a body in a file that
+// is not instrumented) leaves its record; the next call at the same site in the frame drops it,
+// so that a loop keeps one record per site (one per call grew by gigabytes), and a call in the
+// argument of another leaves the other's record alone: g still takes its argument's origin.
+TEST_F(TrackerTest, ACallSiteWhoseCalleeNeverEntersKeepsOneRecordPerFrame) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned G = U.func("g");
+    unsigned X = U.site(VarSite, "x"), Lib = U.site(CallSite, "<call through a pointer>");
+    unsigned CallG = U.site(CallSite, "<call g>"), Param = U.site(ParamSite, "a", G);
+    unsigned Y = U.site(VarSite, "y", G);
+    U.enter(0);
+    int v = 0;
+    U.set(X, v);
+    unsigned Before = sleuth_pending_reads.num_calls;
+    for (int I = 0; I < 1000; ++I)
+      U.call(Lib, 5);
+    require(sleuth_pending_reads.num_calls == Before + 1, "one record for the site");
+    U.callArgs(CallG, 7, 1, 1u, U.origin(X)); // g(lib(...), x): g's record first
+    U.call(Lib, 5);
+    U.call(Lib, 5);
+    require(sleuth_pending_reads.num_calls == Before + 2, "g's record and one of the site's");
+    require(sleuth_pending_reads.calls[Before].key == 7, "g's record below");
+    U.enter(G, 7);
+    U.param(Param, v, 1);
+    U.set(Y, v);
+    leave();
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"});
+}
+
 TEST_F(TrackerTest, TestExecutedInAnotherCallIsIgnored) {
   // g's site s is controlled by g's test tg. The second call of g reaches s
   // without executing tg: tg's execution in the first call must not count,

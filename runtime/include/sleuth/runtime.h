@@ -1094,14 +1094,33 @@ SLEUTH_PROBE void sleuth_leave_slow(const void *frame_address);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
+/* Drops the record of a call at `node` still pending in the current frame, if there is one: that
+ * call returned without entering an instrumented function (a library function called through a
+ * pointer, a body in a file that is not instrumented: nothing took its record) or was left by a
+ * jump. A loop making such calls then keeps one record per call site, not one per call (a
+ * program looping forever on one grew by gigabytes). Records made after it stay: a call in an
+ * argument of another is made after the other's record, which is live. */
+static __inline__ void sleuth_drop_stale_call(struct sleuth_reads *r, unsigned node) {
+  unsigned k = r->num_calls, depth = r->num_frames;
+  for (; k > 0 && r->calls[k - 1].depth == depth; --k)
+    if (r->calls[k - 1].node == node) {
+      for (; k < r->num_calls; ++k)
+        r->calls[k - 1] = r->calls[k];
+      --r->num_calls;
+      return;
+    }
+}
 #ifdef SLEUTH_INLINE_WRITES
 /* Pushes the record of a call (site `site` of unit `tu`, whose base is `base`) onto the thread's
- * stack, which has room; see sleuth_callv. Its arguments are for the caller to fill in. */
+ * stack, which has room; see sleuth_callv. Its arguments are for the caller to fill in. A record
+ * of the same call site still pending in the frame goes first (sleuth_drop_stale_call). */
 SLEUTH_INLINE struct sleuth_call_record *sleuth_push_call(struct sleuth_tu *tu, unsigned base,
                                                           unsigned site, unsigned ctl, unsigned key,
                                                           unsigned consumer, unsigned *cache) {
   struct sleuth_reads *r = &sleuth_pending_reads;
-  struct sleuth_call_record *c = &r->calls[r->num_calls++];
+  struct sleuth_call_record *c;
+  sleuth_drop_stale_call(r, base - 1 + site);
+  c = &r->calls[r->num_calls++];
   c->depth = r->num_frames;
   c->node = base - 1 + site;
   c->key = key;
