@@ -138,6 +138,10 @@ void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigne
 void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position) {
   (void)tu, (void)site, (void)position;
 }
+void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                               unsigned callee_key, unsigned position) {
+  (void)tu, (void)site, (void)ctl, (void)callee_key, (void)position;
+}
 void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
                       unsigned pairs, ...) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)pairs;

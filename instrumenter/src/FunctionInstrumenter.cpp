@@ -32,8 +32,12 @@ unsigned FunctionInstrumenter::calleeKey(const FunctionDecl *F) {
   // instantiated from (`Arr::Push`): the template's name, on both sides.
   if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
     F = Pattern;
+  // A constructor's key has the top bit set, any other's not (SLEUTH_CONSTRUCTOR_KEY): the
+  // runtime tells a constructor call's record by it (see sleuth_close_construct_args).
   std::string N = F->getQualifiedNameAsString();
-  unsigned Key = unsigned(llvm::xxh3_64bits(N));
+  unsigned Key = unsigned(llvm::xxh3_64bits(N)) & 0x7fffffffu;
+  if (isa<CXXConstructorDecl>(F))
+    Key |= 0x80000000u;
   return Key ? Key : 1;
 }
 
@@ -628,7 +632,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     return;
   }
   if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
-    LibraryCallProbe::instrumentConstruction(C, *this);
+    if (!ConstructProbe::instrument(C, *this))
+      LibraryCallProbe::instrumentConstruction(C, *this);
     return;
   }
   if (const auto *L = dyn_cast<CompoundLiteralExpr>(S)) {

@@ -684,6 +684,29 @@ void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
     C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
 }
 
+void sleuth_construct_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
+                               unsigned Position) {
+  // The record made by the constructor call's argument evaluated first, if it has no mark at
+  // Position yet; else (none, or one left by a construction that never entered) a fresh one.
+  ThreadState &T = thread();
+  unsigned Node = nodeOf(Tu, Site), Depth = static_cast<unsigned>(T.Frames.size());
+  for (size_t I = T.Calls.size(); I-- > 0 && T.Calls[I].depth == Depth;) {
+    CallRecord &C = T.Calls[I];
+    if (C.node != Node)
+      continue;
+    bool Marked = false;
+    for (unsigned M = 0; M < C.num_marks; ++M)
+      Marked = Marked || C.marks[M].position == Position;
+    if (Marked || C.num_pairs != NoPairs)
+      break;
+    if (C.num_marks < MaxMarks)
+      C.marks[C.num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+    return;
+  }
+  sleuth_call_slow(Tu, Site, Ctl, CalleeKey, 0, nullptr);
+  sleuth_arg_slow(Tu, Site, Position);
+}
+
 void sleuth_call_args(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
                       unsigned Pairs, ...) {
   va_list Args;
@@ -727,6 +750,8 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
   bool Matched = Match > 0 && T.Calls[Match - 1].depth == Depth;
   if (Matched)
     T.Calls.resize(Match);
+  else
+    sleuth_close_construct_args(&sleuth_pending_reads);
   if (Matched) {
     CallRecord &C = T.Calls.back(); // popped below, once its marks are read
     // Argument i read what was read between its mark and the next mark (evaluation order of

@@ -1358,10 +1358,60 @@ TEST_F(RewriteTest, ConstructorMemberInitializersAreWrites) {
   for (const char *Site :
        {"2, 35, 0, 0, 0, \"value\"}", "2, 56, 0, 0, 0, \"copy\"}", "5, 7, 0, 0, 0, \"count\"}"})
     EXPECT_NE(Text.find(Site), std::string::npos) << Site << "\n" << Text;
-  EXPECT_TRUE(std::regex_search(Text, std::regex("C c\\(x, 2\\); int __sleuth_d\\d+ "
-                                                 "__attribute__\\(\\(unused\\)\\) = "
-                                                 "\\(\\(void\\)sleuth_def\\(")))
+  // The constructor call carries its record on the argument it can (x, bound to a reference,
+  // reads nothing; 2 is no lvalue either): see ConstructorCallsPassTheirArgumentsOn.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("C c\\(\\(sleuth_construct_arg\\(&__sleuth_tu, \\d+u, [^,]+, \\d+u, 1u\\), "
+                       "x\\), 2\\); int __sleuth_d\\d+ "
+                       "__attribute__\\(\\(unused\\)\\) = "
+                       "\\(\\(void\\)sleuth_def\\(")))
       << Text;
+}
+
+TEST_F(RewriteTest, ConstructorCallsPassTheirArgumentsOn) {
+  // A constructor the program wrote gets a call record from the arguments that read something
+  // (sleuth_construct_arg on each: their order is unspecified), in a declaration, a new
+  // expression and a temporary. Not on a null pointer constant or a braced constant (the comma
+  // would make them none), nor for the library's constructors or the compiler's.
+  std::string Text =
+      rewrite("construct.cpp", "#include <string>\n"
+                               "struct P {\n"
+                               "  P(int a, const char *s, char c) : v(a + c + !s) {}\n"
+                               "  int v;\n"
+                               "};\n"
+                               "struct Q { int w; };\n"
+                               "int f(int x, int y) {\n"
+                               "  P p(x, nullptr, 'c');\n"
+                               "  P *q = new P(y + 1, 0, 'd');\n"
+                               "  int t = P(x, \"s\", 'e').v;\n"
+                               "  P b{y, nullptr, 65};\n"
+                               "  std::string s(3, 'a');\n"
+                               "  Q w{x};\n"
+                               "  Q z(w);\n"
+                               "  int r = p.v + q->v + t + b.v + z.w + int(s.size());\n"
+                               "  delete q;\n"
+                               "  return r;\n"
+                               "}\n");
+  auto Carried = [&](const std::string &Argument, const char *Position) {
+    return std::regex_search(Text,
+                             std::regex("\\(sleuth_construct_arg\\(&__sleuth_tu, \\d+u, [^,]+, "
+                                        "\\d+u, " +
+                                        std::string(Position) + "u\\), " + Argument));
+  };
+  // (x read through the shadow or kept in a companion: either form of read.)
+  const std::string X = "(?:sleuth::rd\\(x\\)|\\(sleuth_use\\(__sleuth_o\\d+_\\d+\\), x\\))";
+  EXPECT_TRUE(Carried(X + "\\), nullptr, 'c'\\);", "1")) << Text;
+  EXPECT_TRUE(Carried("\\(sleuth_use\\(__sleuth_o\\d+_\\d+\\), y\\) \\+ 1\\), 0, 'd'\\)", "1"))
+      << Text;
+  EXPECT_TRUE(Carried(X + "\\), \"s\", 'e'\\)\\.v", "1")) << Text;
+  EXPECT_TRUE(Carried("\\(sleuth_use\\(__sleuth_o\\d+_\\d+\\), y\\)\\), nullptr, 65\\}", "1"))
+      << Text;
+  // Every construction of P has one record, and nothing else has one.
+  size_t Probes = 0;
+  for (size_t At = Text.find("sleuth_construct_arg("); At != std::string::npos;
+       At = Text.find("sleuth_construct_arg(", At + 1))
+    ++Probes;
+  EXPECT_EQ(Probes, 4u) << Text;
 }
 
 TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {

@@ -291,6 +291,9 @@ public:
     sleuth_call_args(tu(), Site, ctl(Site), Key, Pairs, A...);
   }
   void arg(unsigned Site, unsigned Position) { sleuth_arg(tu(), Site, Position); }
+  void constructArg(unsigned Site, unsigned Key, unsigned Position) {
+    sleuth_construct_arg(tu(), Site, ctl(Site), Key, Position);
+  }
   template <class T> void param(unsigned Site, T &Lvalue, unsigned Position) {
     sleuth_param(tu(), Site, &Lvalue, sizeof(T), Position);
   }
@@ -1114,6 +1117,57 @@ TEST_F(TrackerTest, ACallSiteWhoseCalleeNeverEntersKeepsOneRecordPerFrame) {
   });
   ASSERT_TRUE(R.Graph);
   EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"});
+}
+
+// A constructor call's record comes with its arguments (sleuth_construct_arg): the one evaluated
+// first makes it, in either order, and the constructor takes each argument's reads as its
+// parameter's. What a member initializer's call returns before the constructor's body enters
+// belongs to no parameter. A construction abandoned after an argument (it threw) leaves a record
+// whose mark the next construction at the site finds taken: that one starts afresh.
+TEST_F(TrackerTest, AConstructorCallsArgumentsFlowIntoItsParameters) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Ctor = U.func("Box::Box"), Twice = U.func("twice");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y"), Z = U.site(VarSite, "z");
+    unsigned Make = U.site(CallSite, "<call>");
+    unsigned A = U.site(ParamSite, "a", Ctor), B = U.site(ParamSite, "b", Ctor);
+    unsigned Doubled = U.site(RetSite, "<twice() return value>", Twice);
+    const unsigned Key = SLEUTH_CONSTRUCTOR_KEY | 5u;
+    U.enter(0);
+    int x = 1, y = 2, z = 3;
+    U.set(X, x);
+    U.set(Y, y);
+    U.set(Z, z);
+    unsigned Calls = sleuth_pending_reads.num_calls;
+    U.constructArg(Make, Key, 1); // abandoned: z read, the constructor never entered
+    get(z);
+    for (int Order = 0; Order < 2; ++Order) {
+      if (Order == 0) { // left to right
+        U.constructArg(Make, Key, 1);
+        get(x);
+        U.constructArg(Make, Key, 2);
+        get(y);
+      } else { // right to left
+        U.constructArg(Make, Key, 2);
+        get(y);
+        U.constructArg(Make, Key, 1);
+        get(x);
+      }
+      require(sleuth_pending_reads.num_calls == Calls + 1,
+              "one record per construction (the abandoned one dropped by the first)");
+      U.enter(Twice, 9); // `x_(twice(a))`: no record of its own
+      U.ret(Doubled);
+      U.enter(Ctor, Key);
+      int a = x, b = y;
+      U.param(A, a, 1);
+      U.param(B, b, 2);
+      leave();
+    }
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
 }
 
 TEST_F(TrackerTest, TestExecutedInAnotherCallIsIgnored) {

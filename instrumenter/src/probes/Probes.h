@@ -96,6 +96,15 @@ public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
 };
 
+/// Calls of constructors that the project wrote (`Box box(a, b)`, `new Box(a)`, `Box(a)`): a
+/// call record, so that the arguments flow into the constructor's parameters and the call's
+/// control into its body, as for any other call. The record comes with the arguments (see
+/// sleuth_construct_arg): a declaration has no expression to put a call probe before.
+class ConstructProbe {
+public:
+  static bool instrument(const clang::CXXConstructExpr *Construct, FunctionInstrumenter &F);
+};
+
 /// memcpy, memmove, mempcpy, memset and the string copies (strcpy, stpcpy, strncpy, strcat,
 /// strncat) call the runtime header's twins (sleuth_memcpy, ...): a copy carries the source
 /// bytes' origins to the destination, memset (and strncpy's padding) clears them. Done by the

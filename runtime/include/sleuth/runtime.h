@@ -1056,6 +1056,8 @@ void sleuth_assert_fail(const char *expr, const char *file, unsigned line, const
 SLEUTH_PROBE void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                    unsigned callee_key, unsigned consumer, unsigned *cache);
 SLEUTH_PROBE void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position);
+SLEUTH_PROBE void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                            unsigned key, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
  * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
  * before the call (at most SLEUTH_CALL_PAIRS). The runtime's side of sleuth_call_pairs and
@@ -1109,6 +1111,27 @@ static __inline__ void sleuth_drop_stale_call(struct sleuth_reads *r, unsigned n
       --r->num_calls;
       return;
     }
+}
+/* The bit of a callee key that says the callee is a constructor (the instrumenter sets it in
+ * every constructor's key and in no other). */
+#define SLEUTH_CONSTRUCTOR_KEY 0x80000000u
+/* A function entered with no record of its own while the current frame's latest record is a
+ * constructor call's: the constructor's arguments are evaluated, and what runs now are its
+ * member and base initializers (`Box(int a) : x(twice(a))`: twice's frame, and its return
+ * value pushed after). What they push belongs to no parameter of the constructor's: a mark at
+ * position 0 ends the last argument's reads. */
+static __inline__ void sleuth_close_construct_args(struct sleuth_reads *r) {
+  struct sleuth_call_record *c;
+  if (r->num_calls == 0)
+    return;
+  c = &r->calls[r->num_calls - 1];
+  if (c->depth == r->num_frames && (c->key & SLEUTH_CONSTRUCTOR_KEY) != 0 && c->num_pairs == ~0u &&
+      c->num_marks < SLEUTH_CALL_MARKS &&
+      (c->num_marks == 0 || c->marks[c->num_marks - 1].position != 0)) {
+    c->marks[c->num_marks].at = (unsigned)(r->top - r->reads);
+    c->marks[c->num_marks].position = 0;
+    ++c->num_marks;
+  }
 }
 #ifdef SLEUTH_INLINE_WRITES
 /* Pushes the record of a call (site `site` of unit `tu`, whose base is `base`) onto the thread's
@@ -1169,6 +1192,50 @@ SLEUTH_INLINE void sleuth_arg(struct sleuth_tu *tu, unsigned site, unsigned posi
   }
 #endif
   sleuth_arg_slow(tu, site, position);
+}
+
+/* Argument `position` of a constructor call (site `site`, under `ctl`, of the constructor whose
+ * key is `key`) reads what is pushed from now on. A constructor call has no expression of its
+ * own to put a call probe before (`Box box(a, b)`, `Base(a)` in an initializer list), so each
+ * argument carries this one, and the argument evaluated first (their order is unspecified)
+ * makes the record: the call's record in the current frame if it has no mark at `position` yet,
+ * else a fresh one (the one found is left from an earlier construction, which never entered:
+ * an argument threw). */
+SLEUTH_INLINE void sleuth_construct_arg(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                        unsigned key, unsigned position) {
+#ifdef SLEUTH_INLINE_WRITES
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE), k, m;
+  struct sleuth_call_record *c;
+  if (base != 0) {
+    for (k = r->num_calls; k > 0 && r->calls[k - 1].depth == r->num_frames; --k)
+      if (r->calls[k - 1].node == base - 1 + site)
+        break;
+    if (k > 0 && r->calls[k - 1].depth == r->num_frames &&
+        r->calls[k - 1].node == base - 1 + site) {
+      c = &r->calls[k - 1];
+      for (m = 0; m < c->num_marks && c->marks[m].position != position; ++m)
+        ;
+      if (m == c->num_marks && c->num_pairs == ~0u) {
+        if (c->num_marks < SLEUTH_CALL_MARKS) {
+          c->marks[c->num_marks].at = (unsigned)(r->top - r->reads);
+          c->marks[c->num_marks].position = position;
+          ++c->num_marks;
+        }
+        return;
+      }
+    }
+    if (r->num_calls < r->max_calls) {
+      c = sleuth_push_call(tu, base, site, ctl, key, 0u, (unsigned *)SLEUTH_NULL);
+      c->num_pairs = ~0u;
+      c->num_marks = 1;
+      c->marks[0].at = (unsigned)(r->top - r->reads);
+      c->marks[0].position = position;
+      return;
+    }
+  }
+#endif
+  sleuth_construct_arg_slow(tu, site, ctl, key, position);
 }
 
 #ifdef SLEUTH_INLINE_WRITES
@@ -1341,7 +1408,10 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
                                     r->reads[p] + 1);
     }
     if (ok) {
-      struct sleuth_frame *f = &r->frames[r->num_frames++];
+      struct sleuth_frame *f;
+      if (!c)
+        sleuth_close_construct_args(r);
+      f = &r->frames[r->num_frames++];
       for (i = 0; i < count; ++i)
         ++r->hits[base - 1 + first_param + i];
       if (count != 0)
