@@ -1368,6 +1368,53 @@ TEST_F(RewriteTest, ConstructorMemberInitializersAreWrites) {
       << Text;
 }
 
+TEST_F(RewriteTest, OperatorsTheProgramWroteAreCalls) {
+  // `v[i]`, `a * k`, `++c` of the program's operators get a call record, each operand that is a
+  // parameter a mark (not a member operator's object); `->`, `,`, a defaulted `==`, a `<`
+  // rewritten from `<=>` and the library's operators do not.
+  std::string Text = rewrite("operators.cpp",
+                             "#include <compare>\n"
+                             "#include <string>\n"
+                             "struct V {\n"
+                             "  int d[2];\n"
+                             "  int &operator[](int i) { return d[i]; }\n"
+                             "  V *operator->() { return this; }\n"
+                             "  int operator,(int k) { return k; }\n"
+                             "  bool operator==(const V &) const = default;\n"
+                             "  auto operator<=>(const V &o) const { return d[0] <=> o.d[0]; }\n"
+                             "};\n"
+                             "struct M { int c; };\n"
+                             "M operator*(M m, int k) { return M{m.c * k}; }\n"
+                             "struct C { int n; C &operator++() { ++n; return *this; } };\n"
+                             "int f(V v, V w, int i, int k) {\n"
+                             "  int x = v[i];\n"
+                             "  M t = M{1} * k;\n"
+                             "  C c{0};\n"
+                             "  ++c;\n"
+                             "  int y = v->d[0] + (v, k);\n"
+                             "  bool e = v == w, l = v < w;\n"
+                             "  std::string s = std::string(\"a\") + \"b\";\n"
+                             "  return x + t.c + c.n + y + e + l + int(s.size());\n"
+                             "}\n",
+                             {"-std=c++20"});
+  const std::string Call = "\\(sleuth_call(?:v)?\\(&__sleuth_tu, \\d+u, [^,]+, \\d+u[^)]*\\), ";
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex(Call + "v\\[\\(sleuth_arg\\(&__sleuth_tu, \\d+u, 1\\), [^\\]]*i\\)+\\]\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text,
+      std::regex(Call + "M\\{1\\} \\* \\(sleuth_arg\\(&__sleuth_tu, \\d+u, 2\\), [^;]*k\\)\\)")))
+      << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex(Call + "\\+\\+c\\)"))) << Text;
+  // Three calls in f: the subscript, the product and the increment.
+  std::string Body = Text.substr(std::min(Text.find("int f(V v"), Text.size()));
+  size_t Calls = 0;
+  for (size_t At = Body.find("sleuth_call"); At != std::string::npos;
+       At = Body.find("sleuth_call", At + 1))
+    ++Calls;
+  EXPECT_EQ(Calls, 3u) << Body;
+}
+
 TEST_F(RewriteTest, ConstructorCallsPassTheirArgumentsOn) {
   // A constructor the program wrote gets a call record from the arguments that read something
   // (sleuth_construct_arg on each: their order is unspecified), in a declaration, a new

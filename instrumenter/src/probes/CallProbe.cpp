@@ -2,6 +2,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 #include <algorithm>
 
@@ -56,13 +57,69 @@ static void keepCommaOperandACall(const CallExpr *Call, CharSourceRange R,
     F.Ctx.wrap(R, "SLEUTH_COMMA_OPERAND((", "))");
 }
 
-bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
-  // Overloaded operators and literals have no call syntax to mark beside; their operands'
-  // reads simply flow into the result.
-  // A call through operator() (a lambda, a function object) has call syntax; other
-  // overloaded operators do not.
+// True if the overloaded operator Op is a call to record as any other: one the program wrote
+// (`v[i]`, `a + b`, `it++`, `p == q`, a function object's `f(x)`), spelled as an expression of
+// its own that a probe may stand before and whose operands it may wrap. Not `->` and `->*`
+// (their right side is no operand), `,` and a unary `&` (the probe's own comma and `&` would
+// mean them), nor a comparison rewritten from `<=>` or `==` (`a < b` spelling `(a <=> b) < 0`:
+// no expression of its own).
+static bool isRecordedOperator(const CXXOperatorCallExpr *Op, FunctionInstrumenter &F) {
+  if (Op->getOperator() == OO_Call)
+    return true;
+  const FunctionDecl *Callee = Op->getDirectCallee();
+  if (!Callee || Callee->isDefaulted() || Callee->isDeleted())
+    return false;
+  switch (Op->getOperator()) {
+  case OO_Arrow:
+  case OO_ArrowStar:
+  case OO_Comma:
+  case OO_Coawait:
+  case OO_New:
+  case OO_Delete:
+  case OO_Array_New:
+  case OO_Array_Delete:
+    return false;
+  case OO_Amp:
+    if (Op->getNumArgs() == 1)
+      return false;
+    break;
+  default:
+    break;
+  }
+  // A rewritten comparison's call is spelled by another operator (`<` for `<=>`, `!=` for
+  // `==`) or with its operands the other way round (`0 == v` calling `v == 0`).
+  if (Op->getOperator() != OO_Subscript) {
+    SourceLocation At = F.Ctx.SM.getFileLoc(Op->getOperatorLoc());
+    if (Lexer::getSourceText(CharSourceRange::getTokenRange(At), F.Ctx.SM,
+                             F.Ctx.Ast.getLangOpts()) != getOperatorSpelling(Op->getOperator()))
+      return false;
+  }
+  for (unsigned I = 1; I < Op->getNumArgs(); ++I)
+    if (F.Ctx.SM.isBeforeInTranslationUnit(Op->getArg(I)->getBeginLoc(),
+                                           Op->getArg(I - 1)->getBeginLoc()))
+      return false;
+  return true;
+}
+
+// The operands of Call that bind parameters of its callee: all arguments, but the object of a
+// member operator (`v` of `v[i]`, the function object of `f(x)`) and the dummy `int` of a
+// postfix `++`/`--`.
+static bool bindsParameter(const CallExpr *Call, unsigned I) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-  if ((Op && Op->getOperator() != OO_Call) || isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call))
+  if (!Op)
+    return true;
+  if (I == 0 &&
+      (Op->getOperator() == OO_Call || isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee())))
+    return false;
+  return !((Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus) &&
+           Call->getNumArgs() == 2 && I == 1);
+}
+
+bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
+  // Literals have no call syntax to mark beside; their operands' reads simply flow into the
+  // result. An overloaded operator the program wrote is a call (isRecordedOperator).
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if ((Op && !isRecordedOperator(Op, F)) || isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call))
     return false;
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (Callee && Callee->getBuiltinID() != 0)
@@ -119,9 +176,10 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     return true;
   }
   Position = 0;
-  for (const Expr *Arg : Call->arguments()) {
-    if (Op && Arg == Call->getArg(0))
-      continue; // the function object itself, not a parameter
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (!bindsParameter(Call, I))
+      continue; // the object itself, not a parameter
     ++Position;
     // `args...` expands to several arguments: `(probe, args)...` would be no pack expansion.
     if (isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) ||
