@@ -41,6 +41,14 @@ unsigned FunctionInstrumenter::calleeKey(const FunctionDecl *F) {
   return Key ? Key : 1;
 }
 
+bool FunctionInstrumenter::isLeftUninstrumented(const FunctionDecl *F) {
+  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+    F = Pattern;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+    return F->isConsteval();
+  return F->isConstexpr() || F->isConsteval();
+}
+
 std::string FunctionInstrumenter::displayName(const FunctionDecl *F) {
   if (const auto *M = dyn_cast<CXXMethodDecl>(F))
     if (M->getParent()->isLambda()) {

@@ -199,6 +199,10 @@ public:
 
   bool isCxx() const { return !Ctx.isC(); }
   static unsigned calleeKey(const clang::FunctionDecl *F);
+  /// True if F's body is left as it is wherever it is defined: a `constexpr` or `consteval`
+  /// function (not a lambda, which is implicitly constexpr: see FunctionFinder), whose body
+  /// cannot call the runtime. A call of it is a library call: no record waits for its entry.
+  static bool isLeftUninstrumented(const clang::FunctionDecl *F);
   static std::string displayName(const clang::FunctionDecl *F);
 
 private:

@@ -1368,6 +1368,28 @@ TEST_F(RewriteTest, ConstructorMemberInitializersAreWrites) {
       << Text;
 }
 
+TEST_F(RewriteTest, CallsOfConstexprFunctionsAreLibraryCalls) {
+  // A constexpr function's body is left as it is (it cannot call the runtime), so a call of it
+  // pushes no record that would wait for its entry: its value depends on its arguments' reads,
+  // as a library call's. A lambda, implicitly constexpr, is instrumented and called as any.
+  std::string Text = rewrite("constexpr.cpp",
+                             "constexpr int twice(int v) { return 2 * v; }\n"
+                             "struct C { int k; constexpr C(int a) : k(a) {} };\n"
+                             "int f(int x) {\n"
+                             "  auto inc = [](int v) { return v + 1; };\n"
+                             "  int y = twice(x);\n"
+                             "  C c(x);\n"
+                             "  return inc(y) + c.k;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  std::string Body = Text.substr(std::min(Text.find("int f(int x)"), Text.size()));
+  EXPECT_EQ(Body.find("sleuth_construct_arg("), std::string::npos) << Body;
+  EXPECT_TRUE(std::regex_search(Body, std::regex("int y = [^;]*twice\\(")) &&
+              !std::regex_search(Body, std::regex("int y = [^;]*sleuth_call")))
+      << Body;
+  EXPECT_TRUE(std::regex_search(Body, std::regex("sleuth_call\\w*\\([^;]*inc\\("))) << Body;
+}
+
 TEST_F(RewriteTest, OperatorsTheProgramWroteAreCalls) {
   // `v[i]`, `a * k`, `++c` of the program's operators get a call record, each operand that is a
   // parameter a mark (not a member operator's object); `->`, `,`, a defaulted `==`, a `<`

@@ -8,9 +8,10 @@ using namespace clang;
 namespace sleuth::instrumenter {
 
 // True if the constructor's body is the project's, instrumented where it is defined: a
-// constructor the user wrote, outside the system headers.
+// constructor the user wrote, outside the system headers, not constexpr.
 static bool isInstrumentedConstructor(const CXXConstructorDecl *Ctor, FunctionInstrumenter &F) {
-  if (!Ctor || !Ctor->isUserProvided() || Ctor->isDeleted())
+  if (!Ctor || !Ctor->isUserProvided() || Ctor->isDeleted() ||
+      FunctionInstrumenter::isLeftUninstrumented(Ctor))
     return false;
   SourceLocation Declared = Ctor->getCanonicalDecl()->getLocation();
   return Declared.isValid() && !F.Ctx.SM.isInSystemHeader(Declared);
