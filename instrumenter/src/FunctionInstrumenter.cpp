@@ -41,12 +41,18 @@ unsigned FunctionInstrumenter::calleeKey(const FunctionDecl *F) {
   return Key ? Key : 1;
 }
 
-bool FunctionInstrumenter::isLeftUninstrumented(const FunctionDecl *F) {
+bool FunctionInstrumenter::isLeftUninstrumented(const FunctionDecl *F) const {
   if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
     F = Pattern;
   if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
     return F->isConsteval();
-  return F->isConstexpr() || F->isConsteval();
+  if (F->isConstexpr() || F->isConsteval())
+    return true;
+  // An inline function with external linkage may be instrumented by another unit whose copy
+  // the linker keeps; a function of this unit's own is the one defined here.
+  const FunctionDecl *Definition = F->getDefinition();
+  return Definition && !F->isExternallyVisible() &&
+         !Ctx.instrumentable(Ctx.SM.getFileLoc(Definition->getLocation()));
 }
 
 std::string FunctionInstrumenter::displayName(const FunctionDecl *F) {

@@ -199,10 +199,12 @@ public:
 
   bool isCxx() const { return !Ctx.isC(); }
   static unsigned calleeKey(const clang::FunctionDecl *F);
-  /// True if F's body is left as it is wherever it is defined: a `constexpr` or `consteval`
-  /// function (not a lambda, which is implicitly constexpr: see FunctionFinder), whose body
-  /// cannot call the runtime. A call of it is a library call: no record waits for its entry.
-  static bool isLeftUninstrumented(const clang::FunctionDecl *F);
+  /// True if the body of F, a callee, is left as it is: a `constexpr` or `consteval` function
+  /// (not a lambda, which is implicitly constexpr: see FunctionFinder), whose body cannot call
+  /// the runtime; or a function of this translation unit's own (`static`, an unnamed
+  /// namespace's) defined in a file that is not instrumented (a header outside the project,
+  /// Csmith's `safe_math.h`). A call of it is a library call: no record waits for its entry.
+  bool isLeftUninstrumented(const clang::FunctionDecl *F) const;
   static std::string displayName(const clang::FunctionDecl *F);
 
 private:

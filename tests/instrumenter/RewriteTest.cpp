@@ -1390,6 +1390,37 @@ TEST_F(RewriteTest, CallsOfConstexprFunctionsAreLibraryCalls) {
   EXPECT_TRUE(std::regex_search(Body, std::regex("sleuth_call\\w*\\([^;]*inc\\("))) << Body;
 }
 
+TEST_F(RewriteTest, CallsOfStaticFunctionsOutsideTheProjectAreLibraryCalls) {
+  // A static function defined in a header that is not instrumented (outside the included
+  // roots, as Csmith's safe_math.h is outside a project) is called as a library function: no
+  // record for an entry that never comes. The unit's own static functions keep theirs.
+  llvm::SmallString<256> Outside(Root), Source(Root);
+  llvm::sys::path::append(Outside, "outside");
+  llvm::sys::path::append(Source, "src");
+  llvm::sys::fs::create_directories(Outside);
+  llvm::sys::fs::create_directories(Source);
+  std::ofstream(std::string(Outside) + "/safe.h")
+      << "static int safe_add(int a, int b) { return a + b; }\n";
+  std::ofstream(std::string(Source) + "/main.c") << "#include \"../outside/safe.h\"\n"
+                                                    "static int twice(int v) { return 2 * v; }\n"
+                                                    "int f(int x) {\n"
+                                                    "  int y = safe_add(x, 1);\n"
+                                                    "  return twice(y);\n"
+                                                    "}\n";
+  InstrumentRequest R;
+  R.File = std::string(Source) + "/main.c";
+  R.ShowDiagnostics = false;
+  R.IncludedRoots = {std::string(Source)};
+  InstrumentResult Result = instrument(R);
+  ASSERT_TRUE(Result.Ok) << Result.Error;
+  std::string Body =
+      Result.Text.substr(std::min(Result.Text.find("int f(int x)"), Result.Text.size()));
+  EXPECT_TRUE(std::regex_search(Body, std::regex("int y = [^;]*safe_add\\(")) &&
+              !std::regex_search(Body, std::regex("int y = [^;]*sleuth_call")))
+      << Body;
+  EXPECT_TRUE(std::regex_search(Body, std::regex("sleuth_call\\w*\\([^;]*twice\\("))) << Body;
+}
+
 TEST_F(RewriteTest, OperatorsTheProgramWroteAreCalls) {
   // `v[i]`, `a * k`, `++c` of the program's operators get a call record, each operand that is a
   // parameter a mark (not a member operator's object); `->`, `,`, a defaulted `==`, a `<`

@@ -128,8 +128,9 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // what leaving their reads pending gives.
   if (Callee && F.Ctx.SM.isInSystemHeader(Callee->getCanonicalDecl()->getLocation()))
     return false;
-  // Nor are constexpr functions: the same, and no record waits for an entry that never comes.
-  if (Callee && FunctionInstrumenter::isLeftUninstrumented(Callee))
+  // Nor are constexpr functions, nor static ones in files outside the project: the same, and
+  // no record waits for an entry that never comes.
+  if (Callee && F.isLeftUninstrumented(Callee))
     return false;
   CharSourceRange R = F.Ctx.fileRange(Call);
   if (R.isInvalid())

@@ -10,8 +10,7 @@ namespace sleuth::instrumenter {
 // True if the constructor's body is the project's, instrumented where it is defined: a
 // constructor the user wrote, outside the system headers, not constexpr.
 static bool isInstrumentedConstructor(const CXXConstructorDecl *Ctor, FunctionInstrumenter &F) {
-  if (!Ctor || !Ctor->isUserProvided() || Ctor->isDeleted() ||
-      FunctionInstrumenter::isLeftUninstrumented(Ctor))
+  if (!Ctor || !Ctor->isUserProvided() || Ctor->isDeleted() || F.isLeftUninstrumented(Ctor))
     return false;
   SourceLocation Declared = Ctor->getCanonicalDecl()->getLocation();
   return Declared.isValid() && !F.Ctx.SM.isInSystemHeader(Declared);
