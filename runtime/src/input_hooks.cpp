@@ -1,7 +1,8 @@
 // read, pread, readv, preadv (and their 64-bit offset names), fread, fgets, getline, getdelim,
-// recv, recvfrom and the scanf family of the shared runtime (and the _FORTIFY_SOURCE variants
-// GCC calls in their place when it knows the buffer's size, and glibc's __isoc99_ scanf that C99
-// and C++ programs call): the bytes they store are input, whose origin is none, as a constant's.
+// recv, recvfrom, recvmsg, recvmmsg and the scanf and wscanf families of the shared runtime (and
+// the _FORTIFY_SOURCE variants GCC calls in their place when it knows the buffer's size, and
+// glibc's __isoc99_ scanf that C99 and C++ programs call): the bytes they store are input, whose
+// origin is none, as a constant's.
 // Done by the C library unseen, those bytes kept whatever origins their memory had (a dead
 // frame's locals, the previous line a loop read into the same buffer), and a slice of a value
 // parsed from input led to writes that had nothing to do with it. Each forwards to the next
@@ -19,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <vector>
 
 using namespace sleuth::rt;
 using namespace sleuth::rt::hooks;
@@ -47,12 +49,16 @@ using GetdelimFn = ssize_t (*)(char **, size_t *, int, FILE *);
 using GetlineFn = ssize_t (*)(char **, size_t *, FILE *);
 using RecvFn = ssize_t (*)(int, void *, size_t, int);
 using RecvfromFn = ssize_t (*)(int, void *, size_t, int, sockaddr *, socklen_t *);
+using RecvmsgFn = ssize_t (*)(int, msghdr *, int);
+using RecvmmsgFn = int (*)(int, mmsghdr *, unsigned, int, timespec *);
 using RecvChkFn = ssize_t (*)(int, void *, size_t, size_t, int);
 using RecvfromChkFn = ssize_t (*)(int, void *, size_t, size_t, int, sockaddr *, socklen_t *);
 std::atomic<GetdelimFn> NextGetdelim{nullptr};
 std::atomic<GetlineFn> NextGetline{nullptr};
 std::atomic<RecvFn> NextRecv{nullptr};
 std::atomic<RecvfromFn> NextRecvfrom{nullptr};
+std::atomic<RecvmsgFn> NextRecvmsg{nullptr};
+std::atomic<RecvmmsgFn> NextRecvmmsg{nullptr};
 std::atomic<RecvChkFn> NextRecvChk{nullptr};
 std::atomic<RecvfromChkFn> NextRecvfromChk{nullptr};
 std::atomic<ReadFn> NextRead{nullptr};
@@ -113,15 +119,37 @@ ssize_t receivedFrom(void *Buf, ssize_t Got, sockaddr *From, socklen_t *FromSize
   return readDone(Buf, Got);
 }
 
+// What recvmsg and recvmmsg may store of a message header besides the data: the sender's
+// address and the control data, each at most as long as its buffer was (the kernel stores the
+// full lengths, which may be larger when it truncated), their lengths and the flags.
+struct MessageBuffers {
+  socklen_t NameSize;
+  size_t ControlSize;
+};
+MessageBuffers messageBuffers(const msghdr &M) { return {M.msg_namelen, M.msg_controllen}; }
+void messageDone(msghdr &M, MessageBuffers Before, size_t Got) {
+  if (M.msg_name)
+    cleared(M.msg_name, M.msg_namelen < Before.NameSize ? M.msg_namelen : Before.NameSize);
+  if (M.msg_control)
+    cleared(M.msg_control,
+            M.msg_controllen < Before.ControlSize ? M.msg_controllen : Before.ControlSize);
+  cleared(&M.msg_namelen, sizeof M.msg_namelen);
+  cleared(&M.msg_controllen, sizeof M.msg_controllen);
+  cleared(&M.msg_flags, sizeof M.msg_flags);
+  readvDone(M.msg_iov, static_cast<int>(M.msg_iovlen), static_cast<ssize_t>(Got));
+}
+
 // The objects a scanf-family call assigned: after it returned Assigned (conversions that
 // stored a value), walks Format and a copy of its arguments and clears each object stored to.
 // `%n` stores too without being counted; those up to the last counted store are cleared.
-void scanned(const char *Format, va_list Args, int Assigned) {
+// The wide family's conversions store what the narrow one's do (%s and %c a multibyte string,
+// %ls and %lc a wide one): only the format's characters are wider.
+template <typename CharT> void scanned(const CharT *Format, va_list Args, int Assigned) {
   if (Assigned <= 0 || !shadowInUse())
     return;
   va_list Walk;
   va_copy(Walk, Args);
-  for (const char *F = Format; *F && Assigned > 0; ++F) {
+  for (const CharT *F = Format; *F && Assigned > 0; ++F) {
     if (*F != '%')
       continue;
     if (*++F == '%')
@@ -158,7 +186,7 @@ void scanned(const char *Format, va_list Args, int Assigned) {
       IntSize = sizeof(long);
       ++F;
     }
-    char Conversion = *F;
+    CharT Conversion = *F;
     if (!Conversion)
       break;
     if (Conversion == '[') { // a scan set: `]` first, or after `^`, belongs to it
@@ -224,15 +252,19 @@ void scanned(const char *Format, va_list Args, int Assigned) {
   va_end(Walk);
 }
 
-using VscanfFn = int (*)(const char *, va_list);
-using VfscanfFn = int (*)(FILE *, const char *, va_list);
-using VsscanfFn = int (*)(const char *, const char *, va_list);
-std::atomic<VfscanfFn> NextVfscanf{nullptr}, NextIsoVfscanf{nullptr};
-std::atomic<VsscanfFn> NextVsscanf{nullptr}, NextIsoVsscanf{nullptr};
-std::atomic<VscanfFn> NextVscanf{nullptr}, NextIsoVscanf{nullptr};
+template <typename CharT> using VscanfFn = int (*)(const CharT *, va_list);
+template <typename CharT> using VfscanfFn = int (*)(FILE *, const CharT *, va_list);
+template <typename CharT> using VsscanfFn = int (*)(const CharT *, const CharT *, va_list);
+std::atomic<VfscanfFn<char>> NextVfscanf{nullptr}, NextIsoVfscanf{nullptr};
+std::atomic<VsscanfFn<char>> NextVsscanf{nullptr}, NextIsoVsscanf{nullptr};
+std::atomic<VscanfFn<char>> NextVscanf{nullptr}, NextIsoVscanf{nullptr};
+std::atomic<VfscanfFn<wchar_t>> NextVfwscanf{nullptr}, NextIsoVfwscanf{nullptr};
+std::atomic<VsscanfFn<wchar_t>> NextVswscanf{nullptr}, NextIsoVswscanf{nullptr};
+std::atomic<VscanfFn<wchar_t>> NextVwscanf{nullptr}, NextIsoVwscanf{nullptr};
 
-int vfscanfDone(std::atomic<VfscanfFn> &Slot, const char *Name, FILE *In, const char *Format,
-                va_list Args) {
+template <typename CharT>
+int vfscanfDone(std::atomic<VfscanfFn<CharT>> &Slot, const char *Name, FILE *In,
+                const CharT *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
   int Assigned = next(Slot, Name)(In, Format, Args);
@@ -240,8 +272,9 @@ int vfscanfDone(std::atomic<VfscanfFn> &Slot, const char *Name, FILE *In, const 
   va_end(Copy);
   return Assigned;
 }
-int vsscanfDone(std::atomic<VsscanfFn> &Slot, const char *Name, const char *Text,
-                const char *Format, va_list Args) {
+template <typename CharT>
+int vsscanfDone(std::atomic<VsscanfFn<CharT>> &Slot, const char *Name, const CharT *Text,
+                const CharT *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
   int Assigned = next(Slot, Name)(Text, Format, Args);
@@ -249,7 +282,9 @@ int vsscanfDone(std::atomic<VsscanfFn> &Slot, const char *Name, const char *Text
   va_end(Copy);
   return Assigned;
 }
-int vscanfDone(std::atomic<VscanfFn> &Slot, const char *Name, const char *Format, va_list Args) {
+template <typename CharT>
+int vscanfDone(std::atomic<VscanfFn<CharT>> &Slot, const char *Name, const CharT *Format,
+               va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
   int Assigned = next(Slot, Name)(Format, Args);
@@ -268,41 +303,46 @@ int vscanfDone(std::atomic<VscanfFn> &Slot, const char *Name, const char *Format
   extern "C" __attribute__((visibility("default"))) int sleuth_##TAG##_##NAME(                     \
       __VA_ARGS__) __asm__(SYMBOL);                                                                \
   extern "C" int sleuth_##TAG##_##NAME(__VA_ARGS__)
-#define SLEUTH_SCANF_FAMILY(TAG, PREFIX, VF, VS, V)                                                \
-  SLEUTH_HOOK(TAG, scanf, PREFIX "scanf", const char *Format, ...) {                               \
+// CHAR is the format's character type, W the letter the wide family's names add ("" or "w":
+// scanf, fscanf, vsscanf become wscanf, fwscanf, vswscanf).
+#define SLEUTH_SCANF_FAMILY(TAG, CHAR, PREFIX, W, VF, VS, V)                                       \
+  SLEUTH_HOOK(TAG, scanf, PREFIX W "scanf", const CHAR *Format, ...) {                             \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vfscanfDone(VF, PREFIX "vfscanf", stdin, Format, Args);                                \
+    int R = vfscanfDone(VF, PREFIX "vf" W "scanf", stdin, Format, Args);                           \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, fscanf, PREFIX "fscanf", FILE *In, const char *Format, ...) {                   \
+  SLEUTH_HOOK(TAG, fscanf, PREFIX "f" W "scanf", FILE *In, const CHAR *Format, ...) {              \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vfscanfDone(VF, PREFIX "vfscanf", In, Format, Args);                                   \
+    int R = vfscanfDone(VF, PREFIX "vf" W "scanf", In, Format, Args);                              \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, sscanf, PREFIX "sscanf", const char *Text, const char *Format, ...) {           \
+  SLEUTH_HOOK(TAG, sscanf, PREFIX "s" W "scanf", const CHAR *Text, const CHAR *Format, ...) {      \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vsscanfDone(VS, PREFIX "vsscanf", Text, Format, Args);                                 \
+    int R = vsscanfDone(VS, PREFIX "vs" W "scanf", Text, Format, Args);                            \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, vscanf, PREFIX "vscanf", const char *Format, va_list Args) {                    \
-    return vscanfDone(V, PREFIX "vscanf", Format, Args);                                           \
+  SLEUTH_HOOK(TAG, vscanf, PREFIX "v" W "scanf", const CHAR *Format, va_list Args) {               \
+    return vscanfDone(V, PREFIX "v" W "scanf", Format, Args);                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, vfscanf, PREFIX "vfscanf", FILE *In, const char *Format, va_list Args) {        \
-    return vfscanfDone(VF, PREFIX "vfscanf", In, Format, Args);                                    \
+  SLEUTH_HOOK(TAG, vfscanf, PREFIX "vf" W "scanf", FILE *In, const CHAR *Format, va_list Args) {   \
+    return vfscanfDone(VF, PREFIX "vf" W "scanf", In, Format, Args);                               \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, vsscanf, PREFIX "vsscanf", const char *Text, const char *Format,                \
+  SLEUTH_HOOK(TAG, vsscanf, PREFIX "vs" W "scanf", const CHAR *Text, const CHAR *Format,           \
               va_list Args) {                                                                      \
-    return vsscanfDone(VS, PREFIX "vsscanf", Text, Format, Args);                                  \
+    return vsscanfDone(VS, PREFIX "vs" W "scanf", Text, Format, Args);                             \
   }
 
-SLEUTH_SCANF_FAMILY(gnu, "", NextVfscanf, NextVsscanf, NextVscanf)
-SLEUTH_SCANF_FAMILY(iso, "__isoc99_", NextIsoVfscanf, NextIsoVsscanf, NextIsoVscanf)
+SLEUTH_SCANF_FAMILY(gnu, char, "", "", NextVfscanf, NextVsscanf, NextVscanf)
+SLEUTH_SCANF_FAMILY(iso, char, "__isoc99_", "", NextIsoVfscanf, NextIsoVsscanf, NextIsoVscanf)
+SLEUTH_SCANF_FAMILY(wgnu, wchar_t, "", "w", NextVfwscanf, NextVswscanf, NextVwscanf)
+SLEUTH_SCANF_FAMILY(wiso, wchar_t, "__isoc99_", "w", NextIsoVfwscanf, NextIsoVswscanf,
+                    NextIsoVwscanf)
 
 extern "C" {
 
@@ -323,6 +363,29 @@ __attribute__((visibility("default"))) ssize_t recvfrom(int Fd, void *Buf, size_
                                                         sockaddr *From, socklen_t *FromSize) {
   return receivedFrom(Buf, next(NextRecvfrom, "recvfrom")(Fd, Buf, N, Flags, From, FromSize), From,
                       FromSize);
+}
+
+__attribute__((visibility("default"))) ssize_t recvmsg(int Fd, msghdr *Message, int Flags) {
+  MessageBuffers Before = messageBuffers(*Message);
+  ssize_t Got = next(NextRecvmsg, "recvmsg")(Fd, Message, Flags);
+  if (Got >= 0)
+    messageDone(*Message, Before, static_cast<size_t>(Got));
+  return Got;
+}
+
+// Each message received stores its header's fields as recvmsg does, and its length.
+__attribute__((visibility("default"))) int recvmmsg(int Fd, mmsghdr *Messages, unsigned Count,
+                                                    int Flags, timespec *Timeout) {
+  std::vector<MessageBuffers> Before;
+  if (shadowInUse())
+    for (unsigned I = 0; I < Count; ++I)
+      Before.push_back(messageBuffers(Messages[I].msg_hdr));
+  int Got = next(NextRecvmmsg, "recvmmsg")(Fd, Messages, Count, Flags, Timeout);
+  for (int I = 0; I < Got && !Before.empty(); ++I) {
+    messageDone(Messages[I].msg_hdr, Before[static_cast<size_t>(I)], Messages[I].msg_len);
+    cleared(&Messages[I].msg_len, sizeof Messages[I].msg_len);
+  }
+  return Got;
 }
 
 __attribute__((visibility("default"))) ssize_t __recv_chk(int Fd, void *Buf, size_t N,
