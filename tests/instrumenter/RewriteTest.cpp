@@ -1514,6 +1514,46 @@ TEST_F(RewriteTest, ConstructorCallsPassTheirArgumentsOn) {
   EXPECT_EQ(Probes, 4u) << Text;
 }
 
+TEST_F(RewriteTest, InitializerListConstructorsTakeTheParametersNodes) {
+  // A base's, a delegated-to and a member's constructor run before the body, before the entry
+  // that makes the parameters' nodes: each argument that reads parameters pushes their nodes
+  // (the unit's base plus the parameter's site), or reads the object a reference names. Not an
+  // argument reading no parameter, nor the library's constructors.
+  std::string Text = rewrite("initializers.cpp", "#include <string>\n"
+                                                 "struct Base {\n"
+                                                 "  Base(int a, int b) : v(a + b) {}\n"
+                                                 "  int v;\n"
+                                                 "};\n"
+                                                 "struct Part {\n"
+                                                 "  explicit Part(int n) : n(n) {}\n"
+                                                 "  int n;\n"
+                                                 "};\n"
+                                                 "struct D : Base {\n"
+                                                 "  D(int x, const int &r, const std::string &s)\n"
+                                                 "      : Base(x * 2, 7), part(r), name(s) {}\n"
+                                                 "  explicit D(int y) : D(y, 3, \"d\") {}\n"
+                                                 "  Part part;\n"
+                                                 "  std::string name;\n"
+                                                 "};\n"
+                                                 "int f(int k) { return D(k).v; }\n");
+  auto Carried = [&](const std::string &Origins, const char *Position, const std::string &Arg) {
+    return std::regex_search(
+        Text, std::regex("\\(sleuth_construct_arg\\(&__sleuth_tu, \\d+u, 0u, \\d+u, " +
+                         std::string(Position) + "u\\), " + Origins + Arg + "\\)"));
+  };
+  const std::string Node = "sleuth_use\\(__sleuth_tu\\.base \\+ \\d+u\\), ";
+  EXPECT_TRUE(Carried(Node, "1", "x \\* 2")) << Text;
+  EXPECT_TRUE(Carried("sleuth_get\\(sleuth::address_of\\(r\\), sizeof\\(r\\)\\), ", "1", "r"))
+      << Text;
+  EXPECT_TRUE(Carried(Node, "1", "y")) << Text;
+  // 7, "d" and 3 read no parameter; std::string's constructor is the library's.
+  size_t Probes = 0;
+  for (size_t At = Text.find("sleuth_construct_arg("); At != std::string::npos;
+       At = Text.find("sleuth_construct_arg(", At + 1))
+    ++Probes;
+  EXPECT_EQ(Probes, 4u) << Text; // and D(k) in f
+}
+
 TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {
   // `for (auto [k, v] : pairs)`: the variable has no name, its bindings are what the body
   // reads (before, the probe took the address of an empty name and the file compiled

@@ -3,6 +3,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace sleuth::instrumenter {
@@ -74,6 +76,82 @@ bool ConstructProbe::instrument(const CXXConstructExpr *Construct, FunctionInstr
   F.pushReads(Construct);
   F.countProbe();
   return true;
+}
+
+// The parameters of Function that E reads (outside lambdas and unevaluated operands).
+static void collectParameterReads(const Stmt *S, const FunctionDecl *Function,
+                                  std::vector<const ParmVarDecl *> &Out) {
+  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+    if (P && P->getDeclContext() == Function && llvm::find(Out, P) == Out.end())
+      Out.push_back(P);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectParameterReads(Child, Function, Out);
+}
+
+// A base, delegated-to or member constructor runs before the body: no frame of the constructor
+// exists yet, and a parameter's storage has not got the origin that the entry gives it (a read
+// of it would find what the stack held before). Each argument that reads parameters makes or
+// marks the call's record as in a body, and pushes the parameters' nodes, which are the unit's
+// base plus their sites whenever they are made (the construct probe registers the unit first).
+// A parameter passed by reference has no node: the object it names is read, which holds its
+// origin already. The call's control is none, as a constructor entered without a record has;
+// before this, the called constructor's parameters had no origins and a slice stopped there.
+void ConstructProbe::instrumentInitializers(
+    const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+    FunctionInstrumenter &F) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(F.Function);
+  if (!Ctor || Ctor->isDependentContext())
+    return;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    if (!Init->isWritten() || !Init->getInit())
+      continue;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Init->getInit()->IgnoreImplicit());
+    if (!Construct || Construct->isElidable() || Construct->getNumArgs() == 0 ||
+        !isInstrumentedConstructor(Construct->getConstructor(), F))
+      continue;
+    // Stricter than for a call in the body: a record that no entry takes would leave its
+    // arguments' nodes pending in the caller's frame, where the calling constructor's last
+    // parameter would take them. A definition seen here must be in a file instrumented.
+    if (const FunctionDecl *Definition = Construct->getConstructor()->getDefinition();
+        Definition && !F.Ctx.instrumentable(F.Ctx.SM.getFileLoc(Definition->getLocation())))
+      continue;
+    std::string Key = std::to_string(FunctionInstrumenter::calleeKey(Construct->getConstructor()));
+    std::optional<unsigned> Site;
+    for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
+      const Expr *Arg = Construct->getArg(I);
+      std::vector<const ParmVarDecl *> Reads;
+      collectParameterReads(Arg, Ctor, Reads);
+      std::string Origins;
+      for (const ParmVarDecl *P : Reads) {
+        auto Known = llvm::find_if(ParamSites, [P](const auto &PS) { return PS.first == P; });
+        if (Known != ParamSites.end())
+          Origins +=
+              "sleuth_use(" + F.Ctx.UnitName + ".base + " + std::to_string(Known->second) + "u), ";
+        else if (P->getType()->isReferenceType() && !P->isParameterPack() &&
+                 !P->getDeclName().isEmpty() &&
+                 !P->getType().getNonReferenceType()->isFunctionType() &&
+                 !P->getType().getNonReferenceType()->isIncompleteType()) {
+          std::string Name = P->getNameAsString();
+          Origins +=
+              "sleuth_get(sleuth::address_of(" + Name + "), " + sizeofVariable(P, Name) + "), ";
+        }
+      }
+      if (Origins.empty() || !isWrappable(Arg, Construct, F))
+        continue;
+      if (!Site)
+        Site = F.addSite(SiteKind::Call, Construct, Init->getSourceLocation(), "<call>");
+      F.Ctx.wrap(F.Ctx.fileRange(Arg),
+                 "(sleuth_construct_arg(" + F.Ctx.unitAndSite(*Site) + ", 0u, " + Key + "u, " +
+                     std::to_string(I + 1) + "u), " + Origins,
+                 ")");
+      F.countProbe();
+    }
+  }
 }
 
 } // namespace sleuth::instrumenter

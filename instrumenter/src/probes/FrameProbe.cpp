@@ -103,6 +103,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   for (const ParmVarDecl *P : F.Function->parameters())
     AllKept = AllKept && !P->getDeclName().isEmpty() && F.Locals.companion(P);
   std::string Params;
+  std::vector<std::pair<const ParmVarDecl *, unsigned>> ParamSites;
   unsigned Position = 0, FirstSite = 0;
   for (const ParmVarDecl *P : F.Function->parameters()) {
     ++Position;
@@ -113,6 +114,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
       continue;
     std::string Name = P->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Param, nullptr, P->getLocation(), Name);
+    ParamSites.emplace_back(P, Site);
     if (Position == 1)
       FirstSite = Site;
     if (AllKept) {
@@ -157,6 +159,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     for (const std::string &Group : F.groupLocals())
       Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
     Entry += " " + Params + memberInitializerWrites(F, Sep);
+    ConstructProbe::instrumentInitializers(ParamSites, F);
   } else {
     std::string Groups;
     if (!Quiet.empty())

@@ -103,6 +103,12 @@ public:
 class ConstructProbe {
 public:
   static bool instrument(const clang::CXXConstructExpr *Construct, FunctionInstrumenter &F);
+  /// The constructors that a constructor's initializer list calls (`Derived(int a) : Base(a),
+  /// box_(a)`), given the sites of the constructor's parameters: they run before its body, so
+  /// before the entry that makes those parameters' nodes, and their arguments name the nodes.
+  static void instrumentInitializers(
+      const std::vector<std::pair<const clang::ParmVarDecl *, unsigned>> &ParamSites,
+      FunctionInstrumenter &F);
 };
 
 /// memcpy, memmove, mempcpy, memset and the string copies (strcpy, stpcpy, strncpy, strcat,
