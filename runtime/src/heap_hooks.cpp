@@ -1,4 +1,4 @@
-// free and realloc of the shared runtime: they keep the shadow memory in step with the heap.
+// free and realloc of the runtime: they keep the shadow memory in step with the heap.
 //
 // A freed block's memory has no origin any more (ShadowMemory::forget): the allocator hands it
 // out again, and a new object read before it is written must not depend on the dead one's
@@ -34,15 +34,20 @@ using ReallocFn = void *(*)(void *, size_t);
 std::atomic<FreeFn> NextFree{nullptr};
 std::atomic<ReallocFn> NextRealloc{nullptr};
 
+#ifdef SLEUTH_STATIC_HOOKS
+extern "C" void sleuth_real_free(void *) __asm__("__real_free");
+extern "C" void *sleuth_real_realloc(void *, size_t) __asm__("__real_realloc");
+FreeFn nextFree() { return &sleuth_real_free; }
+ReallocFn nextRealloc() { return &sleuth_real_realloc; }
+#else
 FreeFn nextFree() { return next(NextFree, "free", &__libc_free); }
 ReallocFn nextRealloc() { return next(NextRealloc, "realloc", &__libc_realloc); }
+#endif
 bool glibcAllocates() { return nextFree() == &__libc_free && nextRealloc() == &__libc_realloc; }
 
 } // namespace
 
-extern "C" {
-
-__attribute__((visibility("default"))) void free(void *P) {
+SLEUTH_HOOK(void, free, void *P) {
   if (P && shadowInUse() && glibcAllocates())
     withShadow([&](ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache) {
       keepWatchedContents(Shadow, Cache, reinterpret_cast<uintptr_t>(P));
@@ -51,7 +56,7 @@ __attribute__((visibility("default"))) void free(void *P) {
   nextFree()(P);
 }
 
-__attribute__((visibility("default"))) void *realloc(void *P, size_t Size) {
+SLEUTH_HOOK(void *, realloc, void *P, size_t Size) {
   if (!P || InHook || !shadowInUse() || !glibcAllocates())
     return nextRealloc()(P, Size);
   size_t Old = malloc_usable_size(P);
@@ -70,5 +75,3 @@ __attribute__((visibility("default"))) void *realloc(void *P, size_t Size) {
     });
   return Q;
 }
-
-} // extern "C"

@@ -1,10 +1,15 @@
-// What the shared runtime's definitions of C library functions share (heap_hooks.cpp,
-// input_hooks.cpp): finding the definition they stand in front of, and a per-thread guard.
+// What the runtime's definitions of C library functions share (heap_hooks.cpp,
+// input_hooks.cpp): how they are named, finding the definition they stand in front of, and a
+// per-thread guard.
 //
-// Only the shared library has them: an executable's own free or read would clash with libc.a's
-// in a static link. They forward to the next definition in the lookup order (RTLD_NEXT), and
-// touch the shadow memory only through a LeafCache of their own, never the thread's state:
-// the runtime's own calls of these functions come through them too, possibly in the middle of
+// The shared runtime's are the library's names (free, read), in front of the C library's
+// definitions in the lookup order: they forward to the next one (RTLD_NEXT). In a static link
+// a second definition of read would clash with libc.a's, so the archive's are compiled with
+// SLEUTH_STATIC_HOOKS as __wrap_read, which the linker's --wrap=read makes every call of read
+// from the program's objects call, and forward to __real_read, libc.a's (the compiler wrapper
+// passes one --wrap per hook: sleuth::wrapper::staticHookSymbols). Either way they touch the
+// shadow memory only through a LeafCache of their own, never the thread's state: the
+// runtime's own calls of these functions come through them too, possibly in the middle of
 // changing that state (a vector of the thread's being grown frees its old storage).
 #pragma once
 
@@ -15,6 +20,25 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+
+// SLEUTH_HOOK(RET, NAME, PARAMS...) opens the definition of hook NAME; SLEUTH_HOOK_AS names
+// its symbol apart (an asm label, as glibc's __isoc99_scanf) and its identifier ID.
+// SLEUTH_NEXT(SLOT, ID, SYMBOL) is the definition that hook ID forwards to, SLOT the atomic
+// that caches it where it is looked up.
+#ifdef SLEUTH_STATIC_HOOKS
+#define SLEUTH_HOOK_AS(RET, ID, SYMBOL, ...)                                                       \
+  extern "C" RET sleuth_real_##ID(__VA_ARGS__) __asm__("__real_" SYMBOL);                          \
+  extern "C" RET sleuth_hook_##ID(__VA_ARGS__) __asm__("__wrap_" SYMBOL);                          \
+  extern "C" RET sleuth_hook_##ID(__VA_ARGS__)
+#define SLEUTH_NEXT(SLOT, ID, SYMBOL) (&sleuth_real_##ID)
+#else
+#define SLEUTH_HOOK_AS(RET, ID, SYMBOL, ...)                                                       \
+  extern "C" __attribute__((visibility("default")))                                                \
+  RET sleuth_hook_##ID(__VA_ARGS__) __asm__(SYMBOL);                                               \
+  extern "C" RET sleuth_hook_##ID(__VA_ARGS__)
+#define SLEUTH_NEXT(SLOT, ID, SYMBOL) sleuth::rt::hooks::next(SLOT, SYMBOL)
+#endif
+#define SLEUTH_HOOK(RET, NAME, ...) SLEUTH_HOOK_AS(RET, NAME, #NAME, __VA_ARGS__)
 
 namespace sleuth::rt::hooks {
 

@@ -1,5 +1,5 @@
 // read, pread, readv, preadv (and their 64-bit offset names), fread, fgets, getline, getdelim,
-// recv, recvfrom, recvmsg, recvmmsg and the scanf and wscanf families of the shared runtime (and
+// recv, recvfrom, recvmsg, recvmmsg and the scanf and wscanf families of the runtime (and
 // the _FORTIFY_SOURCE variants GCC calls in their place when it knows the buffer's size, and
 // glibc's __isoc99_ scanf that C99 and C++ programs call): the bytes they store are input, whose
 // origin is none, as a constant's.
@@ -263,31 +263,27 @@ std::atomic<VsscanfFn<wchar_t>> NextVswscanf{nullptr}, NextIsoVswscanf{nullptr};
 std::atomic<VscanfFn<wchar_t>> NextVwscanf{nullptr}, NextIsoVwscanf{nullptr};
 
 template <typename CharT>
-int vfscanfDone(std::atomic<VfscanfFn<CharT>> &Slot, const char *Name, FILE *In,
-                const CharT *Format, va_list Args) {
+int vfscanfDone(VfscanfFn<CharT> Next, FILE *In, const CharT *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
-  int Assigned = next(Slot, Name)(In, Format, Args);
+  int Assigned = Next(In, Format, Args);
   scanned(Format, Copy, Assigned);
   va_end(Copy);
   return Assigned;
 }
 template <typename CharT>
-int vsscanfDone(std::atomic<VsscanfFn<CharT>> &Slot, const char *Name, const CharT *Text,
-                const CharT *Format, va_list Args) {
+int vsscanfDone(VsscanfFn<CharT> Next, const CharT *Text, const CharT *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
-  int Assigned = next(Slot, Name)(Text, Format, Args);
+  int Assigned = Next(Text, Format, Args);
   scanned(Format, Copy, Assigned);
   va_end(Copy);
   return Assigned;
 }
-template <typename CharT>
-int vscanfDone(std::atomic<VscanfFn<CharT>> &Slot, const char *Name, const CharT *Format,
-               va_list Args) {
+template <typename CharT> int vscanfDone(VscanfFn<CharT> Next, const CharT *Format, va_list Args) {
   va_list Copy;
   va_copy(Copy, Args);
-  int Assigned = next(Slot, Name)(Format, Args);
+  int Assigned = Next(Format, Args);
   scanned(Format, Copy, Assigned);
   va_end(Copy);
   return Assigned;
@@ -297,45 +293,46 @@ int vscanfDone(std::atomic<VscanfFn<CharT>> &Slot, const char *Name, const CharT
 
 // glibc's headers declare scanf as __isoc99_scanf (ISO %a) unless a program asks for GNU's
 // older one, and the runtime's own view of those declarations depends on its flags: the hooks
-// have names of their own and give their symbols by asm labels. Each variadic form forwards to
-// the library's v-form of the same kind.
-#define SLEUTH_HOOK(TAG, NAME, SYMBOL, ...)                                                        \
-  extern "C" __attribute__((visibility("default"))) int sleuth_##TAG##_##NAME(                     \
-      __VA_ARGS__) __asm__(SYMBOL);                                                                \
-  extern "C" int sleuth_##TAG##_##NAME(__VA_ARGS__)
-// CHAR is the format's character type, W the letter the wide family's names add ("" or "w":
-// scanf, fscanf, vsscanf become wscanf, fwscanf, vswscanf).
+// have names of their own (TAG: which family) and give their symbols by asm labels. Each
+// variadic form forwards to the library's v-form of the same kind, whose hook comes first (in
+// the archive, that declares the library's definition). CHAR is the format's character type,
+// W the letter the wide family's names add ("" or "w": scanf, fscanf, vsscanf become wscanf,
+// fwscanf, vswscanf).
 #define SLEUTH_SCANF_FAMILY(TAG, CHAR, PREFIX, W, VF, VS, V)                                       \
-  SLEUTH_HOOK(TAG, scanf, PREFIX W "scanf", const CHAR *Format, ...) {                             \
+  SLEUTH_HOOK_AS(int, TAG##_vscanf, PREFIX "v" W "scanf", const CHAR *Format, va_list Args) {      \
+    return vscanfDone(SLEUTH_NEXT(V, TAG##_vscanf, PREFIX "v" W "scanf"), Format, Args);           \
+  }                                                                                                \
+  SLEUTH_HOOK_AS(int, TAG##_vfscanf, PREFIX "vf" W "scanf", FILE *In, const CHAR *Format,          \
+                 va_list Args) {                                                                   \
+    return vfscanfDone(SLEUTH_NEXT(VF, TAG##_vfscanf, PREFIX "vf" W "scanf"), In, Format, Args);   \
+  }                                                                                                \
+  SLEUTH_HOOK_AS(int, TAG##_vsscanf, PREFIX "vs" W "scanf", const CHAR *Text, const CHAR *Format,  \
+                 va_list Args) {                                                                   \
+    return vsscanfDone(SLEUTH_NEXT(VS, TAG##_vsscanf, PREFIX "vs" W "scanf"), Text, Format, Args); \
+  }                                                                                                \
+  SLEUTH_HOOK_AS(int, TAG##_scanf, PREFIX W "scanf", const CHAR *Format, ...) {                    \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vfscanfDone(VF, PREFIX "vf" W "scanf", stdin, Format, Args);                           \
+    int R =                                                                                        \
+        vfscanfDone(SLEUTH_NEXT(VF, TAG##_vfscanf, PREFIX "vf" W "scanf"), stdin, Format, Args);   \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, fscanf, PREFIX "f" W "scanf", FILE *In, const CHAR *Format, ...) {              \
+  SLEUTH_HOOK_AS(int, TAG##_fscanf, PREFIX "f" W "scanf", FILE *In, const CHAR *Format, ...) {     \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vfscanfDone(VF, PREFIX "vf" W "scanf", In, Format, Args);                              \
+    int R = vfscanfDone(SLEUTH_NEXT(VF, TAG##_vfscanf, PREFIX "vf" W "scanf"), In, Format, Args);  \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
   }                                                                                                \
-  SLEUTH_HOOK(TAG, sscanf, PREFIX "s" W "scanf", const CHAR *Text, const CHAR *Format, ...) {      \
+  SLEUTH_HOOK_AS(int, TAG##_sscanf, PREFIX "s" W "scanf", const CHAR *Text, const CHAR *Format,    \
+                 ...) {                                                                            \
     va_list Args;                                                                                  \
     va_start(Args, Format);                                                                        \
-    int R = vsscanfDone(VS, PREFIX "vs" W "scanf", Text, Format, Args);                            \
+    int R =                                                                                        \
+        vsscanfDone(SLEUTH_NEXT(VS, TAG##_vsscanf, PREFIX "vs" W "scanf"), Text, Format, Args);    \
     va_end(Args);                                                                                  \
     return R;                                                                                      \
-  }                                                                                                \
-  SLEUTH_HOOK(TAG, vscanf, PREFIX "v" W "scanf", const CHAR *Format, va_list Args) {               \
-    return vscanfDone(V, PREFIX "v" W "scanf", Format, Args);                                      \
-  }                                                                                                \
-  SLEUTH_HOOK(TAG, vfscanf, PREFIX "vf" W "scanf", FILE *In, const CHAR *Format, va_list Args) {   \
-    return vfscanfDone(VF, PREFIX "vf" W "scanf", In, Format, Args);                               \
-  }                                                                                                \
-  SLEUTH_HOOK(TAG, vsscanf, PREFIX "vs" W "scanf", const CHAR *Text, const CHAR *Format,           \
-              va_list Args) {                                                                      \
-    return vsscanfDone(VS, PREFIX "vs" W "scanf", Text, Format, Args);                             \
   }
 
 SLEUTH_SCANF_FAMILY(gnu, char, "", "", NextVfscanf, NextVsscanf, NextVscanf)
@@ -344,43 +341,42 @@ SLEUTH_SCANF_FAMILY(wgnu, wchar_t, "", "w", NextVfwscanf, NextVswscanf, NextVwsc
 SLEUTH_SCANF_FAMILY(wiso, wchar_t, "__isoc99_", "w", NextIsoVfwscanf, NextIsoVswscanf,
                     NextIsoVwscanf)
 
-extern "C" {
-
-__attribute__((visibility("default"))) ssize_t getdelim(char **Line, size_t *Size, int Delimiter,
-                                                        FILE *F) {
-  return lineDone(Line, Size, next(NextGetdelim, "getdelim")(Line, Size, Delimiter, F));
+SLEUTH_HOOK(ssize_t, getdelim, char **Line, size_t *Size, int Delimiter, FILE *F) {
+  return lineDone(Line, Size,
+                  SLEUTH_NEXT(NextGetdelim, getdelim, "getdelim")(Line, Size, Delimiter, F));
 }
 
-__attribute__((visibility("default"))) ssize_t getline(char **Line, size_t *Size, FILE *F) {
-  return lineDone(Line, Size, next(NextGetline, "getline")(Line, Size, F));
+SLEUTH_HOOK(ssize_t, getline, char **Line, size_t *Size, FILE *F) {
+  return lineDone(Line, Size, SLEUTH_NEXT(NextGetline, getline, "getline")(Line, Size, F));
 }
 
-__attribute__((visibility("default"))) ssize_t recv(int Fd, void *Buf, size_t N, int Flags) {
-  return readDone(Buf, next(NextRecv, "recv")(Fd, Buf, N, Flags));
+SLEUTH_HOOK(ssize_t, recv, int Fd, void *Buf, size_t N, int Flags) {
+  return readDone(Buf, SLEUTH_NEXT(NextRecv, recv, "recv")(Fd, Buf, N, Flags));
 }
 
-__attribute__((visibility("default"))) ssize_t recvfrom(int Fd, void *Buf, size_t N, int Flags,
-                                                        sockaddr *From, socklen_t *FromSize) {
-  return receivedFrom(Buf, next(NextRecvfrom, "recvfrom")(Fd, Buf, N, Flags, From, FromSize), From,
-                      FromSize);
+SLEUTH_HOOK(ssize_t, recvfrom, int Fd, void *Buf, size_t N, int Flags, sockaddr *From,
+            socklen_t *FromSize) {
+  return receivedFrom(
+      Buf, SLEUTH_NEXT(NextRecvfrom, recvfrom, "recvfrom")(Fd, Buf, N, Flags, From, FromSize), From,
+      FromSize);
 }
 
-__attribute__((visibility("default"))) ssize_t recvmsg(int Fd, msghdr *Message, int Flags) {
+SLEUTH_HOOK(ssize_t, recvmsg, int Fd, msghdr *Message, int Flags) {
   MessageBuffers Before = messageBuffers(*Message);
-  ssize_t Got = next(NextRecvmsg, "recvmsg")(Fd, Message, Flags);
+  ssize_t Got = SLEUTH_NEXT(NextRecvmsg, recvmsg, "recvmsg")(Fd, Message, Flags);
   if (Got >= 0)
     messageDone(*Message, Before, static_cast<size_t>(Got));
   return Got;
 }
 
 // Each message received stores its header's fields as recvmsg does, and its length.
-__attribute__((visibility("default"))) int recvmmsg(int Fd, mmsghdr *Messages, unsigned Count,
-                                                    int Flags, timespec *Timeout) {
+SLEUTH_HOOK(int, recvmmsg, int Fd, mmsghdr *Messages, unsigned Count, int Flags,
+            timespec *Timeout) {
   std::vector<MessageBuffers> Before;
   if (shadowInUse())
     for (unsigned I = 0; I < Count; ++I)
       Before.push_back(messageBuffers(Messages[I].msg_hdr));
-  int Got = next(NextRecvmmsg, "recvmmsg")(Fd, Messages, Count, Flags, Timeout);
+  int Got = SLEUTH_NEXT(NextRecvmmsg, recvmmsg, "recvmmsg")(Fd, Messages, Count, Flags, Timeout);
   for (int I = 0; I < Got && !Before.empty(); ++I) {
     messageDone(Messages[I].msg_hdr, Before[static_cast<size_t>(I)], Messages[I].msg_len);
     cleared(&Messages[I].msg_len, sizeof Messages[I].msg_len);
@@ -388,78 +384,74 @@ __attribute__((visibility("default"))) int recvmmsg(int Fd, mmsghdr *Messages, u
   return Got;
 }
 
-__attribute__((visibility("default"))) ssize_t __recv_chk(int Fd, void *Buf, size_t N,
-                                                          size_t BufSize, int Flags) {
-  return readDone(Buf, next(NextRecvChk, "__recv_chk")(Fd, Buf, N, BufSize, Flags));
+SLEUTH_HOOK(ssize_t, __recv_chk, int Fd, void *Buf, size_t N, size_t BufSize, int Flags) {
+  return readDone(Buf,
+                  SLEUTH_NEXT(NextRecvChk, __recv_chk, "__recv_chk")(Fd, Buf, N, BufSize, Flags));
 }
 
-__attribute__((visibility("default"))) ssize_t __recvfrom_chk(int Fd, void *Buf, size_t N,
-                                                              size_t BufSize, int Flags,
-                                                              sockaddr *From, socklen_t *FromSize) {
-  return receivedFrom(
-      Buf, next(NextRecvfromChk, "__recvfrom_chk")(Fd, Buf, N, BufSize, Flags, From, FromSize),
-      From, FromSize);
+SLEUTH_HOOK(ssize_t, __recvfrom_chk, int Fd, void *Buf, size_t N, size_t BufSize, int Flags,
+            sockaddr *From, socklen_t *FromSize) {
+  return receivedFrom(Buf,
+                      SLEUTH_NEXT(NextRecvfromChk, __recvfrom_chk,
+                                  "__recvfrom_chk")(Fd, Buf, N, BufSize, Flags, From, FromSize),
+                      From, FromSize);
 }
 
-__attribute__((visibility("default"))) ssize_t read(int Fd, void *Buf, size_t N) {
-  return readDone(Buf, next(NextRead, "read")(Fd, Buf, N));
+SLEUTH_HOOK(ssize_t, read, int Fd, void *Buf, size_t N) {
+  return readDone(Buf, SLEUTH_NEXT(NextRead, read, "read")(Fd, Buf, N));
 }
 
-__attribute__((visibility("default"))) ssize_t pread(int Fd, void *Buf, size_t N, off_t At) {
-  return readDone(Buf, next(NextPread, "pread")(Fd, Buf, N, At));
+SLEUTH_HOOK(ssize_t, pread, int Fd, void *Buf, size_t N, off_t At) {
+  return readDone(Buf, SLEUTH_NEXT(NextPread, pread, "pread")(Fd, Buf, N, At));
 }
 
-__attribute__((visibility("default"))) ssize_t readv(int Fd, const iovec *Buffers, int Count) {
-  return readvDone(Buffers, Count, next(NextReadv, "readv")(Fd, Buffers, Count));
+SLEUTH_HOOK(ssize_t, readv, int Fd, const iovec *Buffers, int Count) {
+  return readvDone(Buffers, Count, SLEUTH_NEXT(NextReadv, readv, "readv")(Fd, Buffers, Count));
 }
 
-__attribute__((visibility("default"))) ssize_t preadv(int Fd, const iovec *Buffers, int Count,
-                                                      off_t At) {
-  return readvDone(Buffers, Count, next(NextPreadv, "preadv")(Fd, Buffers, Count, At));
+SLEUTH_HOOK(ssize_t, preadv, int Fd, const iovec *Buffers, int Count, off_t At) {
+  return readvDone(Buffers, Count,
+                   SLEUTH_NEXT(NextPreadv, preadv, "preadv")(Fd, Buffers, Count, At));
 }
 
 static_assert(sizeof(off_t) == sizeof(off64_t), "pread64 and pread take the same offset");
 
-__attribute__((visibility("default"))) ssize_t pread64(int Fd, void *Buf, size_t N, off64_t At) {
-  return readDone(Buf, next(NextPread64, "pread64")(Fd, Buf, N, At));
+SLEUTH_HOOK(ssize_t, pread64, int Fd, void *Buf, size_t N, off64_t At) {
+  return readDone(Buf, SLEUTH_NEXT(NextPread64, pread64, "pread64")(Fd, Buf, N, At));
 }
 
-__attribute__((visibility("default"))) ssize_t preadv64(int Fd, const iovec *Buffers, int Count,
-                                                        off64_t At) {
-  return readvDone(Buffers, Count, next(NextPreadv64, "preadv64")(Fd, Buffers, Count, At));
+SLEUTH_HOOK(ssize_t, preadv64, int Fd, const iovec *Buffers, int Count, off64_t At) {
+  return readvDone(Buffers, Count,
+                   SLEUTH_NEXT(NextPreadv64, preadv64, "preadv64")(Fd, Buffers, Count, At));
 }
 
-__attribute__((visibility("default"))) size_t fread(void *Buf, size_t Size, size_t N, FILE *F) {
-  return freadDone(Buf, Size, next(NextFread, "fread")(Buf, Size, N, F));
+SLEUTH_HOOK(size_t, fread, void *Buf, size_t Size, size_t N, FILE *F) {
+  return freadDone(Buf, Size, SLEUTH_NEXT(NextFread, fread, "fread")(Buf, Size, N, F));
 }
 
-__attribute__((visibility("default"))) char *fgets(char *Line, int N, FILE *F) {
-  return fgetsDone(next(NextFgets, "fgets")(Line, N, F));
+SLEUTH_HOOK(char *, fgets, char *Line, int N, FILE *F) {
+  return fgetsDone(SLEUTH_NEXT(NextFgets, fgets, "fgets")(Line, N, F));
 }
 
-__attribute__((visibility("default"))) ssize_t __read_chk(int Fd, void *Buf, size_t N,
-                                                          size_t BufSize) {
-  return readDone(Buf, next(NextReadChk, "__read_chk")(Fd, Buf, N, BufSize));
+SLEUTH_HOOK(ssize_t, __read_chk, int Fd, void *Buf, size_t N, size_t BufSize) {
+  return readDone(Buf, SLEUTH_NEXT(NextReadChk, __read_chk, "__read_chk")(Fd, Buf, N, BufSize));
 }
 
-__attribute__((visibility("default"))) ssize_t __pread_chk(int Fd, void *Buf, size_t N, off_t At,
-                                                           size_t BufSize) {
-  return readDone(Buf, next(NextPreadChk, "__pread_chk")(Fd, Buf, N, At, BufSize));
+SLEUTH_HOOK(ssize_t, __pread_chk, int Fd, void *Buf, size_t N, off_t At, size_t BufSize) {
+  return readDone(Buf,
+                  SLEUTH_NEXT(NextPreadChk, __pread_chk, "__pread_chk")(Fd, Buf, N, At, BufSize));
 }
 
-__attribute__((visibility("default"))) ssize_t __pread64_chk(int Fd, void *Buf, size_t N,
-                                                             off64_t At, size_t BufSize) {
-  return readDone(Buf, next(NextPread64Chk, "__pread64_chk")(Fd, Buf, N, At, BufSize));
+SLEUTH_HOOK(ssize_t, __pread64_chk, int Fd, void *Buf, size_t N, off64_t At, size_t BufSize) {
+  return readDone(
+      Buf, SLEUTH_NEXT(NextPread64Chk, __pread64_chk, "__pread64_chk")(Fd, Buf, N, At, BufSize));
 }
 
-__attribute__((visibility("default"))) size_t __fread_chk(void *Buf, size_t BufSize, size_t Size,
-                                                          size_t N, FILE *F) {
-  return freadDone(Buf, Size, next(NextFreadChk, "__fread_chk")(Buf, BufSize, Size, N, F));
+SLEUTH_HOOK(size_t, __fread_chk, void *Buf, size_t BufSize, size_t Size, size_t N, FILE *F) {
+  return freadDone(Buf, Size,
+                   SLEUTH_NEXT(NextFreadChk, __fread_chk, "__fread_chk")(Buf, BufSize, Size, N, F));
 }
 
-__attribute__((visibility("default"))) char *__fgets_chk(char *Line, size_t LineSize, int N,
-                                                         FILE *F) {
-  return fgetsDone(next(NextFgetsChk, "__fgets_chk")(Line, LineSize, N, F));
+SLEUTH_HOOK(char *, __fgets_chk, char *Line, size_t LineSize, int N, FILE *F) {
+  return fgetsDone(SLEUTH_NEXT(NextFgetsChk, __fgets_chk, "__fgets_chk")(Line, LineSize, N, F));
 }
-
-} // extern "C"

@@ -186,6 +186,27 @@ for family in "${families[@]}"; do
     "$sleuth" cc -static -o static-useapi useapi.c api.c 2>err.txt && ! ldd static-useapi >/dev/null 2>&1 &&
       SLEUTH_OUT=$d/static.deps ./static-useapi >/dev/null && [ "$(grep -c '^file ' static.deps)" = 2 ] &&
       ok "-static links the runtime archive" || { fail "-static"; cat err.txt; }
+    # The archive's hooks are __wrap_NAME: the link wraps each one (none left out, none extra),
+    # and a static program's input has no origin, as with the shared runtime: bytes fgets and
+    # read stored over fill()'s are input, a byte they did not reach is still fill()'s.
+    printf '#!/bin/sh\nprintf "%%s\\n" "$@" >>%s/static-link.args\nexec %s "$@"\n' "$d" "$cc" >logcc &&
+      chmod +x logcc && rm -f static-link.args
+    printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\nstatic void fill(char *b, int n) {\n  int i;\n  for (i = 0; i < n; i++)\n    b[i] = (char)(97 + i);\n}\nint main(void) {\n  char line[8], raw[8];\n  int p[2];\n  FILE *f = tmpfile();\n  char *block = malloc(16);\n  if (!f || !block || pipe(p) != 0)\n    return 1;\n  fill(line, 8);\n  fill(raw, 8);\n  fputs("xy", f);\n  rewind(f);\n  if (!fgets(line, 8, f) || write(p[1], "zw", 2) != 2 || read(p[0], raw, 8) != 2)\n    return 1;\n  free(block);\n  int got = line[1];\n  int kept = line[5];\n  int pulled = raw[0];\n  printf("%%d %%d %%d\\n", got, kept, pulled);\n  return 0;\n}\n' >static-input.c
+    if SLEUTH_CC=$d/logcc "$sleuth" cc -static -o static-input static-input.c 2>err.txt &&
+      SLEUTH_OUT=$d/static-input.deps ./static-input >static-input.out; then
+      archive=$(grep 'libsleuth_rt\.a$' static-link.args | head -n 1)
+      wrapped=$(sed -n 's/^-Wl,--wrap=//p' static-link.args | sort)
+      hooks=$(nm -g --defined-only "$archive" | sed -n 's/.* T __wrap_//p' | sort)
+      [ -n "$hooks" ] && [ "$wrapped" = "$hooks" ] && ok "-static wraps each of the archive's hooks" ||
+        { fail "-static: wrapped and hooked differ"; diff <(echo "$wrapped") <(echo "$hooks") | head; }
+      "$sleuth" slice static-input.deps got@main >got.txt && "$sleuth" slice static-input.deps pulled@main >pulled.txt &&
+        "$sleuth" slice static-input.deps kept@main >kept.txt &&
+        ! grep -q '^\*.*b\[i\]' got.txt && ! grep -q '^\*.*b\[i\]' pulled.txt && grep -q '^\*.*b\[i\]' kept.txt &&
+        ok "-static: fgets and read store input without an origin" ||
+        { fail "-static: input keeps fill()'s origins"; cat got.txt pulled.txt; }
+    else
+      fail "-static with the input hooks"; cat err.txt
+    fi
   fi
   $cc -c useapi.c -o plain.o && "$sleuth" cc -o plain plain.o -L. -lapi -Wl,-rpath,"$d" &&
     ! readelf -d plain | grep -q 'libsleuth_rt' && ok "no instrumented code, no runtime dependency" ||

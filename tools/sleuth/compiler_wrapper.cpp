@@ -34,6 +34,58 @@ using wrapper::Language;
 
 void warn(const llvm::Twine &Message) { llvm::errs() << "sleuth: warning: " << Message << "\n"; }
 
+/// The C library functions the runtime archive has hooks of (runtime/src/heap_hooks.cpp and
+/// input_hooks.cpp: `__wrap_NAME`, calling `__real_NAME`); a static link wraps each. One left
+/// out would leave its `__real_` reference undefined; tests/e2e/wrapper.sh compares the list
+/// with the archive's symbols.
+constexpr const char *StaticHookSymbols[] = {"free",
+                                             "realloc",
+                                             "read",
+                                             "pread",
+                                             "pread64",
+                                             "readv",
+                                             "preadv",
+                                             "preadv64",
+                                             "fread",
+                                             "fgets",
+                                             "getline",
+                                             "getdelim",
+                                             "recv",
+                                             "recvfrom",
+                                             "recvmsg",
+                                             "recvmmsg",
+                                             "__read_chk",
+                                             "__pread_chk",
+                                             "__pread64_chk",
+                                             "__fread_chk",
+                                             "__fgets_chk",
+                                             "__recv_chk",
+                                             "__recvfrom_chk",
+                                             "scanf",
+                                             "fscanf",
+                                             "sscanf",
+                                             "vscanf",
+                                             "vfscanf",
+                                             "vsscanf",
+                                             "__isoc99_scanf",
+                                             "__isoc99_fscanf",
+                                             "__isoc99_sscanf",
+                                             "__isoc99_vscanf",
+                                             "__isoc99_vfscanf",
+                                             "__isoc99_vsscanf",
+                                             "wscanf",
+                                             "fwscanf",
+                                             "swscanf",
+                                             "vwscanf",
+                                             "vfwscanf",
+                                             "vswscanf",
+                                             "__isoc99_wscanf",
+                                             "__isoc99_fwscanf",
+                                             "__isoc99_swscanf",
+                                             "__isoc99_vwscanf",
+                                             "__isoc99_vfwscanf",
+                                             "__isoc99_vswscanf"};
+
 std::string runtimeIncludeDirectory();
 
 /// Where the runtime libraries are: ../lib next to an installed binary when it has one of
@@ -369,8 +421,14 @@ struct Wrapper {
       Args.insert(Args.end(),
                   {"-Wl,--push-state,--as-needed", "-x", "none", Shared, "-Wl,--pop-state",
                    "-Wl,-rpath," + std::string(llvm::sys::path::parent_path(Shared))});
-    else
+    else {
       Args.insert(Args.end(), {"-x", "none", Library});
+      // The archive's hooks of C library functions are __wrap_free, __wrap_read, ...: with
+      // --wrap, the program's calls of free and read (libstdc++'s operator delete's too) call
+      // them, and they call libc.a's (runtime/src/hooks.h).
+      for (const char *Symbol : StaticHookSymbols)
+        Args.push_back(std::string("-Wl,--wrap=") + Symbol);
+    }
     Args.insert(Args.end(),
                 {"-Wl,--push-state,--as-needed", "-lstdc++", "-lpthread", "-Wl,--pop-state"});
   }
