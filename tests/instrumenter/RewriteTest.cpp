@@ -1538,7 +1538,8 @@ TEST_F(RewriteTest, InitializerListConstructorsTakeTheParametersNodes) {
                                                  "int f(int k) { return D(k).v; }\n");
   auto Carried = [&](const std::string &Origins, const char *Position, const std::string &Arg) {
     return std::regex_search(
-        Text, std::regex("\\(sleuth_construct_arg\\(&__sleuth_tu, \\d+u, 0u, \\d+u, " +
+        Text, std::regex("\\(sleuth_initializer_call\\(\\), sleuth_construct_arg\\(&__sleuth_tu, "
+                         "\\d+u, 0u, \\d+u, " +
                          std::string(Position) + "u\\), " + Origins + Arg + "\\)"));
   };
   const std::string Node = "sleuth_use\\(__sleuth_tu\\.base \\+ \\d+u\\), ";
@@ -1552,6 +1553,44 @@ TEST_F(RewriteTest, InitializerListConstructorsTakeTheParametersNodes) {
        At = Text.find("sleuth_construct_arg(", At + 1))
     ++Probes;
   EXPECT_EQ(Probes, 4u) << Text; // and D(k) in f
+}
+
+TEST_F(RewriteTest, MemberInitializerCallsSendTheirValueToTheMembersWrite) {
+  // A call of the program's in a member initializer gets a record whose value goes to the
+  // member's write at the body's start (sleuth_callv with that write's site), its arguments the
+  // parameters' nodes; the write reads the rest of the initializer (b), not the call's
+  // arguments (a). A library call is left alone and its arguments read, as before.
+  std::string Text = rewrite(
+      "member_calls.cpp", "#include <cstdlib>\n"
+                          "int add(int x, int y) { return x + y; }\n"
+                          "struct M {\n"
+                          "  M(int a, int b, int c) : sum_(add(a, 1) + b), abs_(std::abs(c)) {}\n"
+                          "  int sum_;\n"
+                          "  int abs_;\n"
+                          "};\n"
+                          "int f(int k) { return M(k, 2, -k).sum_; }\n");
+  std::smatch Call;
+  ASSERT_TRUE(std::regex_search(
+      Text, Call,
+      std::regex("\\(sleuth_initializer_call\\(\\), sleuth_callv\\(&__sleuth_tu, (\\d+)u, 0u, "
+                 "\\d+u, (\\d+)u, &\\w+\\[\\d+\\]\\), "
+                 "add\\(\\(sleuth_arg\\(&__sleuth_tu, \\1u, 1\\), "
+                 "sleuth_use\\(__sleuth_tu\\.base \\+ \\d+u\\), a\\), 1\\)\\)")))
+      << Text;
+  std::string Consumer = Call[2];
+  // The write of sum_ is that consumer; it reads b and not a.
+  EXPECT_NE(Text.find("sleuth_set(&__sleuth_tu, " + Consumer + "u, "), std::string::npos) << Text;
+  size_t Write = Text.find("sleuth_set(&__sleuth_tu, " + Consumer + "u, ");
+  size_t Entry = Text.rfind("sleuth::Frame", Write);
+  ASSERT_NE(Entry, std::string::npos) << Text;
+  std::string Before = Text.substr(Entry, Write - Entry);
+  EXPECT_TRUE(
+      std::regex_search(Before, std::regex("address_of\\(b\\)|sleuth_use\\(__sleuth_o\\d+_1\\)")))
+      << Before;
+  EXPECT_FALSE(
+      std::regex_search(Before, std::regex("address_of\\(a\\)|sleuth_use\\(__sleuth_o\\d+_0\\)")))
+      << Before;
+  EXPECT_EQ(Text.find("abs((sleuth"), std::string::npos) << Text;
 }
 
 TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {

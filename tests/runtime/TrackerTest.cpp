@@ -1170,6 +1170,41 @@ TEST_F(TrackerTest, AConstructorCallsArgumentsFlowIntoItsParameters) {
   EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
 }
 
+TEST_F(TrackerTest, AnInitializerListsCallsGiveTheConstructorsParametersNothing) {
+  // `Box box(x, y)` enters `Box(int a, int b) : m_(lib(a))`, where lib's record is pushed before
+  // its argument pushes a's node, and lib turns out not to be instrumented: nothing takes the
+  // record. What it pushed must not become an origin of b, the constructor's last parameter.
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned Ctor = U.func("Box::Box");
+    unsigned X = U.site(VarSite, "x"), Y = U.site(VarSite, "y");
+    unsigned Make = U.site(CallSite, "<call>"), Lib = U.site(CallSite, "<lib>", Ctor);
+    unsigned A = U.site(ParamSite, "a", Ctor), B = U.site(ParamSite, "b", Ctor);
+    const unsigned Key = SLEUTH_CONSTRUCTOR_KEY | 5u;
+    U.enter(0);
+    int x = 1, y = 2;
+    U.set(X, x);
+    U.set(Y, y);
+    U.constructArg(Make, Key, 1);
+    get(x);
+    U.constructArg(Make, Key, 2);
+    get(y);
+    sleuth_initializer_call();
+    U.call(Lib, 77u);
+    U.arg(Lib, 1);
+    sleuth_use(U.tu()->base + A);
+    U.enter(Ctor, Key);
+    int a = x, b = y;
+    U.param(A, a, 1);
+    U.param(B, b, 2);
+    leave();
+    leave();
+  });
+  ASSERT_TRUE(R.Graph);
+  EXPECT_EQ(dataOf(*R.Graph, "a"), Names{"x"});
+  EXPECT_EQ(dataOf(*R.Graph, "b"), Names{"y"});
+}
+
 TEST_F(TrackerTest, TestExecutedInAnotherCallIsIgnored) {
   // g's site s is controlled by g's test tg. The second call of g reaches s
   // without executing tg: tg's execution in the first call must not count,

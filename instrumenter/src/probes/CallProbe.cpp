@@ -212,4 +212,57 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   return true;
 }
 
+// A member initializer runs before the body, outside any frame of the constructor's: a call
+// there entered with no record, its parameters had no origins, and its value went nowhere (the
+// member's write at the body's start read the call's arguments instead). The record pushed
+// before it names the member's write as its value's consumer, and each argument that reads the
+// constructor's parameters pushes their nodes (initializerArgumentOrigins). As for a
+// constructor there, only a callee whose entry takes the record: the program's, not constexpr,
+// defined, where this unit sees it, in an instrumented file; not through a pointer, not a
+// virtual member (whose key is the override's), not an operator.
+bool CallProbe::instrumentInitializerCall(
+    const CallExpr *Call, unsigned ConsumerSite,
+    const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+    FunctionInstrumenter &F) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isa<CXXOperatorCallExpr, UserDefinedLiteral, CUDAKernelCallExpr>(Call) ||
+      Callee->getBuiltinID() != 0 ||
+      F.Ctx.SM.isInSystemHeader(Callee->getCanonicalDecl()->getLocation()) ||
+      F.isLeftUninstrumented(Callee) || Callee->isVariadic())
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && Method->isVirtual())
+    return false;
+  if (const FunctionDecl *Definition = Callee->getDefinition();
+      Definition && !F.Ctx.instrumentable(F.Ctx.SM.getFileLoc(Definition->getLocation())))
+    return false;
+  CharSourceRange R = F.Ctx.fileRange(Call);
+  if (R.isInvalid())
+    return false;
+  std::vector<std::pair<CharSourceRange, std::string>> Arguments;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    std::string Origins = initializerArgumentOrigins(Arg, F.Function, ParamSites, F);
+    if (Origins.empty())
+      continue;
+    CharSourceRange AR = F.Ctx.fileRange(Arg);
+    // (`(probe, args)...` would be no pack expansion; a braced list cannot follow a comma.)
+    if (isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) ||
+        isa<InitListExpr>(Arg->IgnoreImplicit()) || AR.isInvalid() ||
+        F.Ctx.text(AR).rfind('{', 0) == 0)
+      return false;
+    Arguments.emplace_back(AR, std::to_string(I + 1) + "), " + Origins);
+  }
+  unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
+  for (const auto &[AR, Text] : Arguments)
+    F.Ctx.wrap(AR, "(sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + Text, ")");
+  F.Ctx.wrap(R,
+             "(sleuth_initializer_call(), sleuth_callv(" + F.Ctx.unitAndSite(Site) + ", 0u, " +
+                 std::to_string(FunctionInstrumenter::calleeKey(Callee)) + "u, " +
+                 std::to_string(ConsumerSite) + "u, " + F.readCache() + "), ",
+             ")");
+  keepCommaOperandACall(Call, R, F);
+  F.countProbe();
+  return true;
+}
+
 } // namespace sleuth::instrumenter

@@ -78,7 +78,7 @@ bool ConstructProbe::instrument(const CXXConstructExpr *Construct, FunctionInstr
   return true;
 }
 
-// The parameters of Function that E reads (outside lambdas and unevaluated operands).
+// The parameters of Function that S reads (outside lambdas and unevaluated operands).
 static void collectParameterReads(const Stmt *S, const FunctionDecl *Function,
                                   std::vector<const ParmVarDecl *> &Out) {
   if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
@@ -91,6 +91,29 @@ static void collectParameterReads(const Stmt *S, const FunctionDecl *Function,
   }
   for (const Stmt *Child : S->children())
     collectParameterReads(Child, Function, Out);
+}
+
+std::string
+initializerArgumentOrigins(const Expr *Arg, const FunctionDecl *Function,
+                           const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+                           FunctionInstrumenter &F) {
+  std::vector<const ParmVarDecl *> Reads;
+  collectParameterReads(Arg, Function, Reads);
+  std::string Origins;
+  for (const ParmVarDecl *P : Reads) {
+    auto Known = llvm::find_if(ParamSites, [P](const auto &PS) { return PS.first == P; });
+    QualType T = P->getType();
+    if (Known != ParamSites.end())
+      Origins +=
+          "sleuth_use(" + F.Ctx.UnitName + ".base + " + std::to_string(Known->second) + "u), ";
+    else if (T->isReferenceType() && !P->isParameterPack() && !P->getDeclName().isEmpty() &&
+             !T.getNonReferenceType()->isFunctionType() &&
+             !T.getNonReferenceType()->isIncompleteType()) {
+      std::string Name = P->getNameAsString();
+      Origins += "sleuth_get(sleuth::address_of(" + Name + "), " + sizeofVariable(P, Name) + "), ";
+    }
+  }
+  return Origins;
 }
 
 // A base, delegated-to or member constructor runs before the body: no frame of the constructor
@@ -124,30 +147,14 @@ void ConstructProbe::instrumentInitializers(
     std::optional<unsigned> Site;
     for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
       const Expr *Arg = Construct->getArg(I);
-      std::vector<const ParmVarDecl *> Reads;
-      collectParameterReads(Arg, Ctor, Reads);
-      std::string Origins;
-      for (const ParmVarDecl *P : Reads) {
-        auto Known = llvm::find_if(ParamSites, [P](const auto &PS) { return PS.first == P; });
-        if (Known != ParamSites.end())
-          Origins +=
-              "sleuth_use(" + F.Ctx.UnitName + ".base + " + std::to_string(Known->second) + "u), ";
-        else if (P->getType()->isReferenceType() && !P->isParameterPack() &&
-                 !P->getDeclName().isEmpty() &&
-                 !P->getType().getNonReferenceType()->isFunctionType() &&
-                 !P->getType().getNonReferenceType()->isIncompleteType()) {
-          std::string Name = P->getNameAsString();
-          Origins +=
-              "sleuth_get(sleuth::address_of(" + Name + "), " + sizeofVariable(P, Name) + "), ";
-        }
-      }
+      std::string Origins = initializerArgumentOrigins(Arg, Ctor, ParamSites, F);
       if (Origins.empty() || !isWrappable(Arg, Construct, F))
         continue;
       if (!Site)
         Site = F.addSite(SiteKind::Call, Construct, Init->getSourceLocation(), "<call>");
       F.Ctx.wrap(F.Ctx.fileRange(Arg),
-                 "(sleuth_construct_arg(" + F.Ctx.unitAndSite(*Site) + ", 0u, " + Key + "u, " +
-                     std::to_string(I + 1) + "u), " + Origins,
+                 "(sleuth_initializer_call(), sleuth_construct_arg(" + F.Ctx.unitAndSite(*Site) +
+                     ", 0u, " + Key + "u, " + std::to_string(I + 1) + "u), " + Origins,
                  ")");
       F.countProbe();
     }

@@ -12,9 +12,11 @@ namespace sleuth::instrumenter {
 
 // Collects what an initializer reads that still holds its value when the body starts: the
 // constructor's parameters and the members of *this (initialized in order, before it).
+// Not inside the calls in Routed, whose value the write reads instead.
 static void collectInitializerReads(const Stmt *S, const FunctionDecl *Function,
+                                    const std::vector<const CallExpr *> &Routed,
                                     std::vector<const ValueDecl *> &Out) {
-  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
+  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S) || llvm::is_contained(Routed, S))
     return;
   const ValueDecl *Read = nullptr;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
@@ -32,16 +34,36 @@ static void collectInitializerReads(const Stmt *S, const FunctionDecl *Function,
     return;
   }
   for (const Stmt *Child : S->children())
-    collectInitializerReads(Child, Function, Out);
+    collectInitializerReads(Child, Function, Routed, Out);
+}
+
+// The outermost calls in an initializer that CallProbe can give a record whose value goes to
+// the member's write (node Site), into Routed.
+static void
+routeInitializerCalls(const Stmt *S, unsigned Site,
+                      const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+                      FunctionInstrumenter &F, std::vector<const CallExpr *> &Routed) {
+  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && CallProbe::instrumentInitializerCall(Call, Site, ParamSites, F)) {
+    Routed.push_back(Call);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    routeInitializerCalls(Child, Site, ParamSites, F, Routed);
 }
 
 // A constructor's member initializers (`Point(int x) : x_(x), norm_(x * x) {}`, and default
 // member initializers, `int count = 0;`) write members before the body runs, where no probe
 // can stand: each becomes a write recorded at the body's start, reading the parameters and
-// members its initializer read (which hold those values still; a call among them is skipped:
-// its arguments are read instead of its value). A member whose own constructor is instrumented
+// members its initializer read (which hold those values still). A call of the program's there
+// sends its value to that write (CallProbe::instrumentInitializerCall); of another call, the
+// arguments are read instead of its value. A member whose own constructor is instrumented
 // records its writes itself. Without this a member kept whatever origin its bytes had.
-static std::string memberInitializerWrites(FunctionInstrumenter &F, std::string_view Sep) {
+static std::string
+memberInitializerWrites(FunctionInstrumenter &F, std::string_view Sep,
+                        const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites) {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(F.Function);
   if (!Ctor || Ctor->isDependentContext())
     return "";
@@ -64,9 +86,13 @@ static std::string memberInitializerWrites(FunctionInstrumenter &F, std::string_
     SourceLocation Loc = Default ? Field->getLocation() : Init->getSourceLocation();
     if (F.Ctx.SM.getFileLoc(Loc).isInvalid())
       continue;
+    unsigned Site = F.addSite(SiteKind::Var, nullptr, Loc, Field->getNameAsString());
     std::vector<const ValueDecl *> Reads;
-    if (!Default)
-      collectInitializerReads(Value, Ctor, Reads);
+    if (!Default) {
+      std::vector<const CallExpr *> Routed;
+      routeInitializerCalls(Value, Site, ParamSites, F, Routed);
+      collectInitializerReads(Value, Ctor, Routed, Reads);
+    }
     for (const ValueDecl *Read : Reads) {
       std::string Name = Read->getNameAsString();
       if (const auto *Member = dyn_cast<FieldDecl>(Read)) {
@@ -82,7 +108,6 @@ static std::string memberInitializerWrites(FunctionInstrumenter &F, std::string_
       Text += Sep;
     }
     std::string Member = "this->" + Field->getNameAsString();
-    unsigned Site = F.addSite(SiteKind::Var, nullptr, Loc, Field->getNameAsString());
     Text += "sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
             ", sleuth::address_of(" + Member + "), sizeof(" + Member + "))";
     Text += Sep;
@@ -158,7 +183,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     Entry += F.controlDeclarations(/*CallControls=*/false);
     for (const std::string &Group : F.groupLocals())
       Params = "(void)(" + Group + " = " + CallControl + ")" + Sep + Params;
-    Entry += " " + Params + memberInitializerWrites(F, Sep);
+    Entry += " " + Params + memberInitializerWrites(F, Sep, ParamSites);
     ConstructProbe::instrumentInitializers(ParamSites, F);
   } else {
     std::string Groups;

@@ -94,12 +94,29 @@ public:
 class CallProbe {
 public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// A call of an instrumented function in a member initializer (`total_(sum(a, b))`), whose
+  /// value the member's write (node ConsumerSite, at the body's start) reads: the call gets a
+  /// record whose value goes to that node, and its arguments the parameters' nodes. False if
+  /// the callee is not one whose entry will take the record.
+  static bool instrumentInitializerCall(
+      const clang::CallExpr *Call, unsigned ConsumerSite,
+      const std::vector<std::pair<const clang::ParmVarDecl *, unsigned>> &ParamSites,
+      FunctionInstrumenter &F);
 };
 
 /// Calls of constructors that the project wrote (`Box box(a, b)`, `new Box(a)`, `Box(a)`): a
 /// call record, so that the arguments flow into the constructor's parameters and the call's
 /// control into its body, as for any other call. The record comes with the arguments (see
 /// sleuth_construct_arg): a declaration has no expression to put a call probe before.
+/// The pushes of the nodes of the parameters of Function that Arg reads, for an argument of a
+/// call in Function's initializer list, which runs before the entry that makes those nodes:
+/// `sleuth_use(tu.base + SITE), ` for each, given the parameters' sites (the nodes' ids are
+/// known before the nodes are made), or a read of the object a reference parameter names.
+std::string initializerArgumentOrigins(
+    const clang::Expr *Arg, const clang::FunctionDecl *Function,
+    const std::vector<std::pair<const clang::ParmVarDecl *, unsigned>> &ParamSites,
+    FunctionInstrumenter &F);
+
 class ConstructProbe {
 public:
   static bool instrument(const clang::CXXConstructExpr *Construct, FunctionInstrumenter &F);

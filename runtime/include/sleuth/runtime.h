@@ -1133,6 +1133,14 @@ static __inline__ void sleuth_close_construct_args(struct sleuth_reads *r) {
     ++c->num_marks;
   }
 }
+/* A constructor's initializer list is about to push a call's record (of a base's or a member's
+ * constructor, or a call in a member initializer): what that call pushes belongs to no
+ * parameter of the constructor being entered, as when such a call enters without a record; and
+ * should its callee not take the record after all (it was not instrumented), its arguments'
+ * origins stay out of the constructor's last parameter. */
+SLEUTH_INLINE void sleuth_initializer_call(void) {
+  sleuth_close_construct_args(&sleuth_pending_reads);
+}
 #ifdef SLEUTH_INLINE_WRITES
 /* Pushes the record of a call (site `site` of unit `tu`, whose base is `base`) onto the thread's
  * stack, which has room; see sleuth_callv. Its arguments are for the caller to fill in. A record
