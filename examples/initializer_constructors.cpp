@@ -1,6 +1,6 @@
 // Constructors that an initializer list calls (a base class's, another constructor of the same
 // class, a member's) run before the calling constructor's body: their arguments come from its
-// parameters all the same, by value or by reference.
+// parameters all the same, by value or by reference, and through calls (withInterest).
 #include <cstdio>
 #include <string>
 
@@ -15,6 +15,8 @@ private:
   std::string owner_;
 };
 
+static int withInterest(int cents) { return cents + cents / 10; }
+
 class Limit {
 public:
   explicit Limit(int cents) : cents_(cents) {}
@@ -27,7 +29,7 @@ private:
 class Savings : public Account {
 public:
   Savings(int deposit, int bonus, const std::string &name, const int &cap)
-      : Account(deposit + bonus, name), limit_(cap) {}
+      : Account(withInterest(deposit) + bonus, name), limit_(cap) {}
   explicit Savings(int deposit) : Savings(deposit, 0, "nobody", 500) {}
   int headroom() const { return limit_.cents() - balance(); }
 

@@ -212,18 +212,19 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   return true;
 }
 
-// A member initializer runs before the body, outside any frame of the constructor's: a call
-// there entered with no record, its parameters had no origins, and its value went nowhere (the
+// An initializer list runs before the body, outside any frame of the constructor's: a call
+// there entered with no record, its parameters had no origins, and its value went nowhere (a
 // member's write at the body's start read the call's arguments instead). The record pushed
-// before it names the member's write as its value's consumer, and each argument that reads the
-// constructor's parameters pushes their nodes (initializerArgumentOrigins). As for a
-// constructor there, only a callee whose entry takes the record: the program's, not constexpr,
-// defined, where this unit sees it, in an instrumented file; not through a pointer, not a
-// virtual member (whose key is the override's), not an operator.
-bool CallProbe::instrumentInitializerCall(
-    const CallExpr *Call, unsigned ConsumerSite,
-    const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
-    FunctionInstrumenter &F) {
+// before it names the member's write as its value's consumer (or, in a constructor's argument,
+// leaves the value to be pushed there), and each argument that reads the constructor's
+// parameters pushes their nodes (initializerArgumentOrigins). As for a constructor there, only
+// a callee whose entry takes the record: the program's, not constexpr, defined, where this unit
+// sees it, in an instrumented file; not through a pointer, not a virtual member (whose key is
+// the override's), not an operator, not variadic.
+static bool
+instrumentInitializerCall(const CallExpr *Call, std::optional<unsigned> ConsumerSite,
+                          const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+                          FunctionInstrumenter &F) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || isa<CXXOperatorCallExpr, UserDefinedLiteral, CUDAKernelCallExpr>(Call) ||
       Callee->getBuiltinID() != 0 ||
@@ -241,7 +242,7 @@ bool CallProbe::instrumentInitializerCall(
   std::vector<std::pair<CharSourceRange, std::string>> Arguments;
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
-    std::string Origins = initializerArgumentOrigins(Arg, F.Function, ParamSites, F);
+    std::string Origins = initializerArgumentOrigins(Arg, F.Function, ParamSites, {}, F);
     if (Origins.empty())
       continue;
     CharSourceRange AR = F.Ctx.fileRange(Arg);
@@ -255,14 +256,42 @@ bool CallProbe::instrumentInitializerCall(
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
   for (const auto &[AR, Text] : Arguments)
     F.Ctx.wrap(AR, "(sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + Text, ")");
-  F.Ctx.wrap(R,
-             "(sleuth_initializer_call(), sleuth_callv(" + F.Ctx.unitAndSite(Site) + ", 0u, " +
-                 std::to_string(FunctionInstrumenter::calleeKey(Callee)) + "u, " +
-                 std::to_string(ConsumerSite) + "u, " + F.readCache() + "), ",
-             ")");
+  std::string Record = F.Ctx.unitAndSite(Site) + ", 0u, " +
+                       std::to_string(FunctionInstrumenter::calleeKey(Callee)) + "u";
+  // A member's call closes the constructor's own record first (sleuth_initializer_call). In a
+  // constructor's argument, the record on top is that constructor's, whose argument takes what
+  // the call pushes: its value, or, if nothing takes its record, its arguments' reads.
+  if (ConsumerSite)
+    Record = "sleuth_initializer_call(), sleuth_callv(" + Record + ", " +
+             std::to_string(*ConsumerSite) + "u, " + F.readCache() + ")";
+  else
+    Record = "sleuth_call(" + Record + ")";
+  F.Ctx.wrap(R, "(" + Record + ", ", ")");
   keepCommaOperandACall(Call, R, F);
   F.countProbe();
   return true;
+}
+
+std::vector<const CallExpr *> CallProbe::instrumentInitializerCalls(
+    const Expr *E, std::optional<unsigned> ConsumerSite,
+    const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
+    FunctionInstrumenter &F) {
+  std::vector<const CallExpr *> Routed;
+  std::vector<const Stmt *> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr>(S))
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && instrumentInitializerCall(Call, ConsumerSite, ParamSites, F)) {
+      Routed.push_back(Call);
+      continue;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Routed;
 }
 
 } // namespace sleuth::instrumenter

@@ -78,10 +78,11 @@ bool ConstructProbe::instrument(const CXXConstructExpr *Construct, FunctionInstr
   return true;
 }
 
-// The parameters of Function that S reads (outside lambdas and unevaluated operands).
+// The parameters of Function that S reads (outside lambdas, unevaluated operands and Skip).
 static void collectParameterReads(const Stmt *S, const FunctionDecl *Function,
+                                  const std::vector<const CallExpr *> &Skip,
                                   std::vector<const ParmVarDecl *> &Out) {
-  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
+  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S) || llvm::is_contained(Skip, S))
     return;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
     const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
@@ -90,15 +91,15 @@ static void collectParameterReads(const Stmt *S, const FunctionDecl *Function,
     return;
   }
   for (const Stmt *Child : S->children())
-    collectParameterReads(Child, Function, Out);
+    collectParameterReads(Child, Function, Skip, Out);
 }
 
 std::string
 initializerArgumentOrigins(const Expr *Arg, const FunctionDecl *Function,
                            const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
-                           FunctionInstrumenter &F) {
+                           const std::vector<const CallExpr *> &Skip, FunctionInstrumenter &F) {
   std::vector<const ParmVarDecl *> Reads;
-  collectParameterReads(Arg, Function, Reads);
+  collectParameterReads(Arg, Function, Skip, Reads);
   std::string Origins;
   for (const ParmVarDecl *P : Reads) {
     auto Known = llvm::find_if(ParamSites, [P](const auto &PS) { return PS.first == P; });
@@ -147,8 +148,14 @@ void ConstructProbe::instrumentInitializers(
     std::optional<unsigned> Site;
     for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
       const Expr *Arg = Construct->getArg(I);
-      std::string Origins = initializerArgumentOrigins(Arg, Ctor, ParamSites, F);
-      if (Origins.empty() || !isWrappable(Arg, Construct, F))
+      if (!isWrappable(Arg, Construct, F))
+        continue;
+      // A call of the program's in the argument pushes its value inside the argument's reads
+      // (its record is made inside them: its prefix is inner to the argument's).
+      std::vector<const CallExpr *> Calls =
+          CallProbe::instrumentInitializerCalls(Arg, std::nullopt, ParamSites, F);
+      std::string Origins = initializerArgumentOrigins(Arg, Ctor, ParamSites, Calls, F);
+      if (Origins.empty() && Calls.empty())
         continue;
       if (!Site)
         Site = F.addSite(SiteKind::Call, Construct, Init->getSourceLocation(), "<call>");

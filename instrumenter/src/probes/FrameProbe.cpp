@@ -37,28 +37,11 @@ static void collectInitializerReads(const Stmt *S, const FunctionDecl *Function,
     collectInitializerReads(Child, Function, Routed, Out);
 }
 
-// The outermost calls in an initializer that CallProbe can give a record whose value goes to
-// the member's write (node Site), into Routed.
-static void
-routeInitializerCalls(const Stmt *S, unsigned Site,
-                      const std::vector<std::pair<const ParmVarDecl *, unsigned>> &ParamSites,
-                      FunctionInstrumenter &F, std::vector<const CallExpr *> &Routed) {
-  if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr>(S))
-    return;
-  if (const auto *Call = dyn_cast<CallExpr>(S);
-      Call && CallProbe::instrumentInitializerCall(Call, Site, ParamSites, F)) {
-    Routed.push_back(Call);
-    return;
-  }
-  for (const Stmt *Child : S->children())
-    routeInitializerCalls(Child, Site, ParamSites, F, Routed);
-}
-
 // A constructor's member initializers (`Point(int x) : x_(x), norm_(x * x) {}`, and default
 // member initializers, `int count = 0;`) write members before the body runs, where no probe
 // can stand: each becomes a write recorded at the body's start, reading the parameters and
 // members its initializer read (which hold those values still). A call of the program's there
-// sends its value to that write (CallProbe::instrumentInitializerCall); of another call, the
+// sends its value to that write (CallProbe::instrumentInitializerCalls); of another call, the
 // arguments are read instead of its value. A member whose own constructor is instrumented
 // records its writes itself. Without this a member kept whatever origin its bytes had.
 static std::string
@@ -89,8 +72,8 @@ memberInitializerWrites(FunctionInstrumenter &F, std::string_view Sep,
     unsigned Site = F.addSite(SiteKind::Var, nullptr, Loc, Field->getNameAsString());
     std::vector<const ValueDecl *> Reads;
     if (!Default) {
-      std::vector<const CallExpr *> Routed;
-      routeInitializerCalls(Value, Site, ParamSites, F, Routed);
+      std::vector<const CallExpr *> Routed =
+          CallProbe::instrumentInitializerCalls(Value, Site, ParamSites, F);
       collectInitializerReads(Value, Ctor, Routed, Reads);
     }
     for (const ValueDecl *Read : Reads) {

@@ -3,6 +3,8 @@
 // considers; it returns true if it rewrote the node.
 #pragma once
 
+#include <optional>
+
 #include "../FunctionInstrumenter.h"
 
 namespace sleuth::instrumenter {
@@ -94,12 +96,13 @@ public:
 class CallProbe {
 public:
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
-  /// A call of an instrumented function in a member initializer (`total_(sum(a, b))`), whose
-  /// value the member's write (node ConsumerSite, at the body's start) reads: the call gets a
-  /// record whose value goes to that node, and its arguments the parameters' nodes. False if
-  /// the callee is not one whose entry will take the record.
-  static bool instrumentInitializerCall(
-      const clang::CallExpr *Call, unsigned ConsumerSite,
+  /// The outermost calls of instrumented functions in E, part of a constructor's initializer
+  /// list, each given a record (and returned): their arguments push the parameters' nodes, and
+  /// their value goes to node ConsumerSite (a member's write at the body's start:
+  /// `total_(sum(a, b))`), or with none is pushed for what reads it (the argument of a base's
+  /// constructor, `Base(twice(a))`). Not a callee whose entry might not take the record.
+  static std::vector<const clang::CallExpr *> instrumentInitializerCalls(
+      const clang::Expr *E, std::optional<unsigned> ConsumerSite,
       const std::vector<std::pair<const clang::ParmVarDecl *, unsigned>> &ParamSites,
       FunctionInstrumenter &F);
 };
@@ -112,10 +115,11 @@ public:
 /// call in Function's initializer list, which runs before the entry that makes those nodes:
 /// `sleuth_use(tu.base + SITE), ` for each, given the parameters' sites (the nodes' ids are
 /// known before the nodes are made), or a read of the object a reference parameter names.
+/// (Not inside the calls in Skip, which have records of their own.)
 std::string initializerArgumentOrigins(
     const clang::Expr *Arg, const clang::FunctionDecl *Function,
     const std::vector<std::pair<const clang::ParmVarDecl *, unsigned>> &ParamSites,
-    FunctionInstrumenter &F);
+    const std::vector<const clang::CallExpr *> &Skip, FunctionInstrumenter &F);
 
 class ConstructProbe {
 public:
