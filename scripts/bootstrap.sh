@@ -13,26 +13,18 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev libgtest-dev
   graphviz
 )
-# --tests: also what only the test suite needs (Csmith's random programs, tests/e2e/csmith.sh).
-[ "${1:-}" = --tests ] && packages+=(csmith libcsmith-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "sleuth: installing ${missing[*]}" >&2
-  if [ "$(id -u)" = 0 ]; then
-    sudo=()
-  elif command -v sudo >/dev/null; then
-    sudo=(sudo)
-  else
-    echo "sleuth: missing packages (${missing[*]}) and neither root nor sudo to install them" >&2
-    exit 1
-  fi
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+# --tests: also what only the test suite needs: Csmith's random programs (tests/e2e/csmith.sh);
+# dpkg-dev and googletest's mocks for the real-world tests (tests/realworld), installed here
+# once rather than by tests running in parallel (which would still take turns: scripts/apt.sh).
+[ "${1:-}" = --tests ] && packages+=(csmith libcsmith-dev dpkg-dev libgmock-dev)
+. "$root/scripts/apt.sh"
+fail() {
+  echo "sleuth: $*" >&2
+  exit 1
+}
+apt_log=$(mktemp -t sleuth-apt.XXXXXX)
+sleuth_apt_install "$apt_log" "${packages[@]}"
+rm -f "$apt_log"
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

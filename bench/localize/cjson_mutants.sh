@@ -9,8 +9,8 @@
 #   SAMPLE   how many of cJSON.c's mutants to try (default 300; 0 = all), chosen by
 #            `sleuth mutate --sample SAMPLE --seed SEED` (default seed 1)
 #
-# Steps: download and unpack the source package (apt-get source, as tests/realworld/cjson.sh
-# does); configure and build it once natively with gcc, $CJSON_CFLAGS (default -O0) and the
+# Steps: download and unpack the source package (apt-get source, through scripts/apt.sh as
+# the real-world tests do); configure and build it once natively with gcc, $CJSON_CFLAGS (default -O0) and the
 # package's own flags (-std=c89 -pedantic -Werror -Wconversion ...), its tests on; check that every test passes; write the
 # mutants (`sleuth mutate -o`); then for each mutant copy it over cJSON.c, rebuild (ninja -j1)
 # and run ctest ($CJSON_TEST_TIMEOUT seconds per test, default 5). A mutant is
@@ -45,48 +45,15 @@ fail() {
   echo "cjson-mutants: FAIL: $*" >&2
   exit 1
 }
-is_root() { [ "$(id -u)" = 0 ]; }
 for tool in gcc cmake ninja ctest; do
   command -v $tool >/dev/null 2>&1 || fail "'$tool' is required"
 done
 
-# --- source package (same approach as tests/realworld/cjson.sh) -----------------------------
-src=$work/src
-has_deb_src() {
-  grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
-    grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-}
-download() {
-  rm -rf "$work/download" && mkdir -p "$work/download"
-  if ! has_deb_src; then
-    is_root || fail "apt has no deb-src entry: add one for bookworm (or run as root)"
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-      sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-        >/etc/apt/sources.list.d/sleuth-deb-src.sources
-    else
-      sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list \
-        >/etc/apt/sources.list.d/sleuth-deb-src.list
-    fi
-    apt-get update -qq >"$work/apt-update.log" 2>&1 || fail "apt-get update failed"
-  fi
-  if ! (cd "$work/download" && apt-get source --download-only cjson) >"$work/apt-source.log" 2>&1
-  then
-    is_root || fail "apt-get source cjson failed (see $work/apt-source.log)"
-    apt-get update -qq >"$work/apt-update.log" 2>&1 || fail "apt-get update failed"
-    (cd "$work/download" && apt-get source --download-only cjson) >"$work/apt-source.log" 2>&1 ||
-      fail "apt-get source --download-only cjson failed (see $work/apt-source.log)"
-  fi
-}
-if [ ! -f "$src/.sleuth-unpacked" ]; then
-  ls "$work"/download/cjson_*.dsc >/dev/null 2>&1 || { note "downloading cjson"; download; }
-  command -v dpkg-source >/dev/null 2>&1 || fail "dpkg-source is required (apt-get install dpkg-dev)"
-  rm -rf "$src"
-  dscs=("$work"/download/cjson_*.dsc)
-  dpkg-source --no-check --no-copy -x "${dscs[0]}" "$src" >"$work/dpkg-source.log" 2>&1 ||
-    fail "dpkg-source -x failed (see $work/dpkg-source.log)"
-  cp "$src/cJSON.c" "$src/cJSON.c.orig-sleuth"
-  basename "${dscs[0]}" >"$src/.sleuth-unpacked"
-fi
+# --- source package (scripts/apt.sh, as the real-world tests fetch it) ------------------------
+# Unpacked into this work directory's own cache: the mutants are written over its cJSON.c.
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt.sh"
+sleuth_fetch_source cjson "$work/cache" "$work"
+[ -f "$src/cJSON.c.orig-sleuth" ] || cp "$src/cJSON.c" "$src/cJSON.c.orig-sleuth"
 [ -f "$src/cJSON.c.orig-sleuth" ] || fail "$src has no pristine cJSON.c.orig-sleuth"
 
 # --- one native build -----------------------------------------------------------------------

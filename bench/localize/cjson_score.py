@@ -23,7 +23,6 @@ Resumable: one result file per mutant in WORK/results; rerun the same command.
 """
 import argparse
 import csv
-import glob
 import json
 import math
 import os
@@ -49,25 +48,17 @@ def die(message):
 
 
 def unpack(work):
-    """Debian's cjson source, unpacked once into WORK/src (apt-get source, no build deps)."""
-    src = os.path.join(work, "src")
-    if os.path.exists(os.path.join(src, ".sleuth-unpacked")):
-        return src
-    download = os.path.join(work, "download")
-    os.makedirs(download, exist_ok=True)
-    if not glob.glob(os.path.join(download, "cjson_*.dsc")):
-        r = run(["apt-get", "source", "--download-only", "cjson"], cwd=download)
-        if r.returncode:
-            die("apt-get source --download-only cjson failed (a deb-src entry is needed; "
-                "tests/realworld/common.sh adds one when run as root): " + r.stderr.strip())
-    dsc = sorted(glob.glob(os.path.join(download, "cjson_*.dsc")))[0]
-    shutil.rmtree(src, ignore_errors=True)
-    r = run(["dpkg-source", "--no-check", "--no-copy", "-x", dsc, src])
+    """Debian's cjson source, unpacked once into WORK/cache/src/cjson by scripts/apt.sh, the
+    project's one way of fetching a source package (its lock lets it run beside the tests)."""
+    apt = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "apt.sh")
+    r = run(["bash", "-c", '. "$0" && sleuth_fetch_source cjson "$1/cache" "$1" >&2 && printf %s "$src"',
+             apt, work])
     if r.returncode:
-        die("dpkg-source -x failed: " + r.stderr.strip())
-    shutil.copy(os.path.join(src, "cJSON.c"), os.path.join(src, "cJSON.c.orig-sleuth"))
-    with open(os.path.join(src, ".sleuth-unpacked"), "w") as f:
-        f.write(os.path.basename(dsc) + "\n")
+        die("fetching the cjson source package failed: " + r.stderr.strip())
+    src = r.stdout
+    pristine = os.path.join(src, "cJSON.c.orig-sleuth")
+    if not os.path.exists(pristine):
+        shutil.copy(os.path.join(src, "cJSON.c"), pristine)
     return src
 
 

@@ -7,114 +7,24 @@
 # binary the same output and exit status; every instrumented test binary must write a complete
 # dependence file.
 #
-# usage: cjson.sh SLEUTH WORKDIR
-# The source package is downloaded once into WORKDIR/download (`apt-get source`, which may need
-# a deb-src entry and `apt-get update`: done here when running as root) and unpacked into
-# WORKDIR/src; later runs reuse both. Builds go to WORKDIR/build/{native,sleuth}-FAMILY.
-# SLEUTH_REALWORLD_FAMILIES (default "gcc clang") selects the compiler families; clang is
-# skipped if clang-19 is not installed, gcc is required.
-set -euo pipefail
-
-if [ $# -ne 2 ]; then
-  echo "usage: $0 SLEUTH WORKDIR" >&2
-  exit 2
-fi
-sleuth=$(realpath "$1")
-mkdir -p "$2"
-work=$(realpath "$2")
-started=$SECONDS
-trap 'echo "cjson: FAIL: unexpected error (line $LINENO: $BASH_COMMAND)"' ERR
-
-fail() {
-  echo "cjson: FAIL: $*"
-  exit 1
-}
-note() { echo "cjson: $*"; }
-is_root() { [ "$(id -u)" = 0 ]; }
-
-# --- tools ----------------------------------------------------------------------------------
-apt_install() { # PACKAGE COMMAND: install PACKAGE unless COMMAND exists
-  command -v "$2" >/dev/null 2>&1 && return 0
-  is_root || fail "'$2' is missing: install package $1 (apt-get install $1) or run as root"
-  note "installing $1"
-  apt-get install -y -qq --no-install-recommends "$1" >"$work/apt-install.log" 2>&1 ||
-    { tail -n 20 "$work/apt-install.log"; fail "apt-get install $1 failed"; }
-}
-[ -x "$sleuth" ] || fail "no sleuth binary at $sleuth"
+# usage: cjson.sh SLEUTH WORKDIR [CACHE] (see common.sh; builds go to
+# WORKDIR/build/{native,sleuth}-FAMILY). SLEUTH_REALWORLD_FAMILIES (default "gcc clang")
+# selects the compiler families; clang is skipped if clang-19 is not installed, gcc is required.
+PKG=cjson
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+rw_init "$@"
 for tool in gcc cmake; do
   command -v $tool >/dev/null 2>&1 || fail "'$tool' is required"
 done
-
-# --- source package -------------------------------------------------------------------------
-src=$work/src
-has_deb_src() {
-  grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
-    grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-}
-add_deb_src() {
-  is_root || fail "apt has no deb-src entry: add one for bookworm (or run this test as root)"
-  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-    # The same archives, keys and suites as the binary packages, as source entries.
-    sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-      >/etc/apt/sources.list.d/sleuth-deb-src.sources
-    note "added /etc/apt/sources.list.d/sleuth-deb-src.sources"
-  elif grep -qsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list; then
-    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list \
-      >/etc/apt/sources.list.d/sleuth-deb-src.list
-    note "added /etc/apt/sources.list.d/sleuth-deb-src.list"
-  else
-    fail "cannot derive a deb-src entry: no debian.sources and no deb line in sources.list"
-  fi
-}
-apt_update() {
-  note "apt-get update"
-  apt-get update -qq >"$work/apt-update.log" 2>&1 ||
-    { tail -n 20 "$work/apt-update.log"; fail "apt-get update failed"; }
-}
-download() {
-  rm -rf "$work/download" && mkdir -p "$work/download"
-  if ! has_deb_src; then
-    add_deb_src
-    apt_update
-  fi
-  if ! (cd "$work/download" && apt-get source --download-only cjson) >"$work/apt-source.log" 2>&1
-  then
-    # deb-src configured, but its index may never have been fetched
-    is_root || { tail -n 5 "$work/apt-source.log"; fail "apt-get source cjson failed (not root: cannot apt-get update)"; }
-    apt_update
-    (cd "$work/download" && apt-get source --download-only cjson) >"$work/apt-source.log" 2>&1 ||
-      { tail -n 20 "$work/apt-source.log"; fail "apt-get source --download-only cjson failed"; }
-  fi
-}
-if [ ! -f "$src/.sleuth-unpacked" ]; then
-  if ! ls "$work"/download/cjson_*.dsc >/dev/null 2>&1; then
-    note "downloading the cjson source package"
-    download
-  fi
-  apt_install dpkg-dev dpkg-source
-  rm -rf "$src"
-  dscs=("$work"/download/cjson_*.dsc)
-  dsc=${dscs[0]}
-  dpkg-source --no-check --no-copy -x "$dsc" "$src" >"$work/dpkg-source.log" 2>&1 ||
-    { tail -n 20 "$work/dpkg-source.log"; fail "dpkg-source -x failed"; }
-  basename "$dsc" >"$src/.sleuth-unpacked"
-fi
+rw_fetch cjson
 if [ ! -f "$src/CMakeLists.txt" ] || [ ! -f "$src/cJSON.c" ]; then
   fail "$src is not a cjson source tree"
 fi
-version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$src/debian/changelog" 2>/dev/null || true)
 grep -q -- '-Wconversion' "$src/CMakeLists.txt" || fail "cjson's CMakeLists.txt has no strict flags?"
 
 # --- builds ---------------------------------------------------------------------------------
 generator=("-G" "Unix Makefiles")
 command -v ninja >/dev/null 2>&1 && generator=("-G" "Ninja")
-
-# Debian's own build flags (dh builds cjson with hardening=+all), if dpkg-dev is there.
-debian_flags() {
-  if command -v dpkg-buildflags >/dev/null 2>&1; then
-    (cd "$work" && DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh)
-  fi
-}
 
 build() { # KIND FAMILY CC: configure, build, run ctest; KIND is native or sleuth
   local kind=$1 family=$2 cc=$3 dir=$work/build/$1-$2 key

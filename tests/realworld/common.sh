@@ -38,74 +38,22 @@ fail() {
   exit 1
 }
 note() { echo "$PKG: $*"; }
-is_root() { [ "$(id -u)" = 0 ]; }
 
-apt_install() { # PACKAGE COMMAND: install PACKAGE unless COMMAND exists
-  command -v "$2" >/dev/null 2>&1 && return 0
-  is_root || fail "'$2' is missing: install package $1 (apt-get install $1) or run as root"
-  note "installing $1"
-  flock "$cache/apt.lock" apt-get install -y -qq --no-install-recommends "$1" \
-    >"$work/apt-install.log" 2>&1 ||
-    { tail -n 20 "$work/apt-install.log"; fail "apt-get install $1 failed"; }
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt.sh"
 
-has_deb_src() {
-  grep -qsE '^[[:space:]]*Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
-    grep -qsE '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-}
-add_deb_src() {
-  is_root || fail "apt has no deb-src entry: add one for bookworm (or run this test as root)"
-  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-    sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-      >/etc/apt/sources.list.d/sleuth-deb-src.sources
-  elif grep -qsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list; then
-    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list \
-      >/etc/apt/sources.list.d/sleuth-deb-src.list
-  else
-    fail "cannot derive a deb-src entry: no debian.sources and no deb line in sources.list"
+# rw_apt_install PACKAGE...: installs what is missing of PACKAGE... (through scripts/apt.sh,
+# under the lock every apt call of the project holds).
+rw_apt_install() {
+  if [ "$(id -u)" != 0 ] && [ -n "$(sleuth_packages_missing "$@")" ]; then
+    fail "missing packages: $(sleuth_packages_missing "$@" | tr '\n' ' ')(apt-get install them, or run as root)"
   fi
-  note "added a deb-src entry to apt's sources"
-}
-apt_update() {
-  note "apt-get update"
-  apt-get update -qq >"$work/apt-update.log" 2>&1 ||
-    { tail -n 20 "$work/apt-update.log"; fail "apt-get update failed"; }
-}
-rw_download() { # PACKAGE (called under the apt lock)
-  local dir=$cache/download/$1
-  ls "$dir"/"$1"_*.dsc >/dev/null 2>&1 && return 0
-  rm -rf "$dir" && mkdir -p "$dir"
-  if ! has_deb_src; then
-    add_deb_src
-    apt_update
-  fi
-  if ! (cd "$dir" && apt-get source --download-only "$1") >"$work/apt-source.log" 2>&1; then
-    is_root || { tail -n 5 "$work/apt-source.log"; fail "apt-get source $1 failed (not root: cannot apt-get update)"; }
-    apt_update
-    (cd "$dir" && apt-get source --download-only "$1") >"$work/apt-source.log" 2>&1 ||
-      { tail -n 20 "$work/apt-source.log"; fail "apt-get source --download-only $1 failed"; }
-  fi
+  sleuth_apt_install "$work/apt-install.log" "$@"
 }
 
 # rw_fetch PACKAGE [DPKG_SOURCE_OPTIONS...]: sets $src to the unpacked source (read-only use:
 # builds copy it or build out of tree) and $version.
 rw_fetch() {
-  local package=$1
-  shift
-  src=$cache/src/$package
-  if [ ! -f "$src/.sleuth-unpacked" ]; then
-    apt_install dpkg-dev dpkg-source
-    note "downloading the $package source package (cached in $cache)"
-    flock "$cache/apt.lock" bash -c "$(declare -f rw_download has_deb_src add_deb_src apt_update fail note is_root)
-      PKG=$PKG cache=$cache work=$work rw_download $package" || exit 1
-    local dscs=("$cache/download/$package/${package}"_*.dsc)
-    rm -rf "$src" "$src.tmp" && mkdir -p "$cache/src"
-    dpkg-source --no-check --no-copy "$@" -x "${dscs[0]}" "$src.tmp" >"$work/dpkg-source.log" 2>&1 ||
-      { tail -n 20 "$work/dpkg-source.log"; fail "dpkg-source -x failed"; }
-    basename "${dscs[0]}" >"$src.tmp/.sleuth-unpacked"
-    mv "$src.tmp" "$src"
-  fi
-  version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$src/debian/changelog" 2>/dev/null || true)
+  sleuth_fetch_source "$1" "$cache" "$work" "${@:2}"
 }
 
 # Debian's build flags (dpkg-buildflags), as the package is built in the archive.

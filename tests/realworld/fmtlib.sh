@@ -13,11 +13,7 @@ PKG=fmtlib
 rw_init "$@"
 rw_fetch fmtlib
 [ -f "$src/src/format.cc" ] && [ -f "$src/test/CMakeLists.txt" ] || fail "$src is not a fmtlib source tree"
-if [ ! -f /usr/include/gtest/gtest.h ] || [ ! -f /usr/include/gmock/gmock.h ]; then
-  is_root || fail "googletest is missing: apt-get install libgtest-dev libgmock-dev (or run as root)"
-  flock "$cache/apt.lock" apt-get install -y -qq --no-install-recommends libgtest-dev libgmock-dev \
-    >"$work/apt-install.log" 2>&1 || fail "apt-get install libgtest-dev libgmock-dev failed"
-fi
+rw_apt_install libgtest-dev libgmock-dev
 read -r -a tests <<<"${SLEUTH_FMT_TESTS:-args-test assert-test ostream-test printf-test}"
 
 build_fmtlib() { # DIR CC CXX
