@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,14 @@ const char Usage[] =
 
 Rewrites C and C++ sources so that the instrumented program records its dynamic data and
 control dependences (reads, writes, conditions, calls, arguments, parameters, returns; written
-to sleuth.deps), or, in coverage mode, how often each CFG block, edge and condition outcome ran
-(written to sleuth.cov). Line numbers are kept. Compile the result with
+to PROGRAM.PID.deps or $SLEUTH_OUT), or, in coverage mode, how often each CFG block, edge and
+condition outcome ran (written to PROGRAM.PID.cov or $SLEUTH_COV_OUT). Line numbers are kept. Compile the result with
 -I<sleuth>/runtime/include and link libsleuth_rt.so or libsleuth_rt.a (or let `sleuth cc` /
 `sleuth c++` do all of it).
 
 options:
-  -o PATH          write to PATH: a file for one input, a directory for several
+  -o, --output PATH
+                   write to PATH: a file for one input, a directory for several
                    (default: standard output, one input only)
   -p BUILD_DIR     take compiler arguments from BUILD_DIR/compile_commands.json
   --mode MODE      deps (dependences, the default) or coverage (block, edge and condition
@@ -47,9 +49,46 @@ options:
   -h, --help       this text
 )";
 
-int fail(const std::string &Message) {
+/// Prints `sleuth instrument: MESSAGE`; returns Code (1: the input or output is at fault,
+/// 2: the command line).
+int fail(const std::string &Message, int Code = 1) {
   llvm::errs() << "sleuth instrument: " << Message << "\n";
-  return 1;
+  return Code;
+}
+
+int usageError(const std::string &Message) { return fail(Message, 2); }
+
+/// Whether Arguments choose the input's language themselves (`-x c`): then any file name goes.
+bool choosesLanguage(const std::vector<std::string> &Arguments) {
+  for (const std::string &A : Arguments)
+    if (A == "-x" || (A.rfind("-x", 0) == 0 && A.size() > 2))
+      return true;
+  return false;
+}
+
+/// Whether File's name says C or C++ (as the compiler driver reads it, plus headers).
+bool isSourceName(llvm::StringRef File) {
+  llvm::StringRef Extension = llvm::sys::path::extension(File);
+  for (const char *Known : {".c", ".h", ".i", ".C", ".cc", ".cp", ".cpp", ".cxx", ".c++", ".CPP",
+                            ".ii", ".hh", ".hpp", ".hxx", ".h++", ".H", ".ipp", ".tcc", ".inl"})
+    if (Extension == Known)
+      return true;
+  return false;
+}
+
+/// Why File cannot be instrumented before Clang sees it, or "": a missing file, a directory,
+/// or a name that is not C or C++ (Clang's driver would take it for a linker input and say so
+/// in several lines of its own). Arguments are those the user gave after `--`: a compilation
+/// database guesses the arguments of a file it does not list, `-x c++` included.
+std::string unusableInput(const std::string &File, const std::vector<std::string> &Arguments) {
+  if (!llvm::sys::fs::exists(File))
+    return File + ": no such file";
+  if (llvm::sys::fs::is_directory(File))
+    return File + ": is a directory, not a C or C++ source";
+  if (!choosesLanguage(Arguments) && !isSourceName(File))
+    return File + ": not a C or C++ source (by its name; give -- -x c or -- -x c++ to "
+                  "instrument it all the same)";
+  return "";
 }
 
 /// The arguments of a compile command, without the compiler, the input, -c and -o.
@@ -107,12 +146,18 @@ int instrumentMain(int Argc, const char **Argv) {
       llvm::outs() << Usage;
       return 0;
     }
-    if (A == "-o" || A == "-p" || A == "--mode" || A == "--headers" || A == "--counters" ||
-        A == "--header-cache") {
-      if (I + 1 >= Argc)
-        return fail("option " + A + " needs an argument");
-      std::string V = Argv[++I];
-      if (A == "-o")
+    // Options with a value accept `--opt VALUE` and `--opt=VALUE`.
+    std::optional<std::string> Inline;
+    if (size_t Eq = A.find('='); A.rfind("--", 0) == 0 && Eq != std::string::npos) {
+      Inline = A.substr(Eq + 1);
+      A.resize(Eq);
+    }
+    if (A == "-o" || A == "--output" || A == "-p" || A == "--mode" || A == "--headers" ||
+        A == "--counters" || A == "--header-cache") {
+      if (!Inline && I + 1 >= Argc)
+        return usageError("option '" + A + "' needs a value");
+      std::string V = Inline ? *Inline : Argv[++I];
+      if (A == "-o" || A == "--output")
         Output = V;
       else if (A == "-p")
         BuildDir = V;
@@ -128,13 +173,14 @@ int instrumentMain(int Argc, const char **Argv) {
         else if (V == "minimal")
           Counters = CoverageCounters::Minimal;
         else
-          return fail("--counters: unknown placement '" + V + "' (known: exact, minimal)");
+          return usageError("--counters: unknown counter placement '" + V +
+                            "' (accepted: exact, minimal)");
       } else if (A == "--headers") {
         if (V == "none") {
           IncludedFiles = false;
         } else if (V != "project") {
           if (!llvm::sys::fs::is_directory(V))
-            return fail("--headers: '" + V + "' is not a directory (nor project or none)");
+            return usageError("--headers: '" + V + "' is not a directory (nor project or none)");
           llvm::SmallString<256> Root(V);
           llvm::sys::fs::make_absolute(Root);
           llvm::sys::path::remove_dots(Root, true);
@@ -145,7 +191,7 @@ int instrumentMain(int Argc, const char **Argv) {
       else if (V == "coverage")
         Mode = InstrumentMode::Coverage;
       else
-        return fail("unknown mode '" + V + "' (known: deps, coverage)");
+        return usageError("--mode: unknown mode '" + V + "' (accepted: deps, coverage)");
       continue;
     }
     if (A == "--stats") {
@@ -157,14 +203,14 @@ int instrumentMain(int Argc, const char **Argv) {
       continue;
     }
     if (!A.empty() && A[0] == '-')
-      return fail("unknown option '" + A + "' (see --help)");
+      return usageError("unknown option '" + A + "' (see --help)");
     Files.push_back(A);
   }
   if (Files.empty())
-    return fail("no input file (see --help)");
+    return usageError("no input file (see --help)");
   bool OutputIsDir = Files.size() > 1 || (!Output.empty() && llvm::sys::fs::is_directory(Output));
   if (Files.size() > 1 && Output.empty())
-    return fail("several inputs need -o DIRECTORY");
+    return usageError("several inputs need -o DIRECTORY");
   if (OutputIsDir && !llvm::sys::fs::is_directory(Output))
     return fail(Output + ": not a directory");
 
@@ -205,6 +251,10 @@ int instrumentMain(int Argc, const char **Argv) {
           Request.Directory = Commands.front().Directory;
         }
       }
+    }
+    if (std::string Why = unusableInput(File, CompilerArgs); !Why.empty()) {
+      Status = fail(Why);
+      continue;
     }
     InstrumentResult Result = instrument(Request);
     if (!Result.Ok) {

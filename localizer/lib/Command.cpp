@@ -228,7 +228,7 @@ Arguments parseArguments(int Argc, const char **Argv) {
       Args.SarifTop = parseCount(Name, Value());
     } else {
       throw UsageError{Arg.starts_with("-")
-                           ? fmt::format("unknown option '{}'", Arg)
+                           ? fmt::format("unknown option '{}' (see --help)", Arg)
                            : fmt::format("unexpected argument '{}' (the suite is given by "
                                          "--tests, --ctest, --from or --pass/--fail)",
                                          Arg)};
@@ -250,8 +250,10 @@ Arguments parseArguments(int Argc, const char **Argv) {
   return Args;
 }
 
+/// Prints `sleuth localize: MESSAGE`; returns Code (1: the suite, an input or an output is at
+/// fault, 2: the command line).
 int fail(const std::string &Message, int Code = 1) {
-  std::fprintf(stderr, "sleuth: %s\n", Message.c_str());
+  std::fprintf(stderr, "sleuth localize: %s\n", Message.c_str());
   return Code;
 }
 
@@ -272,7 +274,7 @@ int localizeMain(int Argc, const char **Argv) {
   try {
     Args = parseArguments(Argc, Argv);
   } catch (const UsageError &E) {
-    return fail(fmt::format("localize: {}", E.Message), 2);
+    return fail(E.Message, 2);
   }
   if (Args.Help) {
     std::fputs(Usage, stdout);
@@ -384,7 +386,7 @@ int localizeMain(int Argc, const char **Argv) {
                 "dependence mode (sleuth c++ ...)");
   if (WantsCoverage && !Uncovered.empty())
     std::fprintf(stderr,
-                 "sleuth: warning: %zu test%s left no coverage (counted as executing "
+                 "sleuth localize: warning: %zu test%s left no coverage (counted as executing "
                  "nothing): %s%s\n",
                  Uncovered.size(), Uncovered.size() == 1 ? "" : "s", Uncovered[0].c_str(),
                  Uncovered.size() > 1 ? ", ..." : "");
@@ -404,7 +406,7 @@ int localizeMain(int Argc, const char **Argv) {
   std::vector<std::string> Warnings;
   Rep.SourceLines = readSources(Model, &Warnings);
   for (const std::string &W : Warnings)
-    std::fprintf(stderr, "sleuth: warning: %s\n", W.c_str());
+    std::fprintf(stderr, "sleuth localize: warning: %s\n", W.c_str());
 
   // 4. Views and exports.
   bool Color = Args.Color == "always" ||

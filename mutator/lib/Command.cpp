@@ -35,7 +35,7 @@ numbered in source order over all FILEs, and do not depend on --operators or --s
 options:
   --list                  print one mutant per line (the default):
                           ID FILE:LINE:COL OPERATOR 'before' -> 'after'
-  -o DIR                  write mutant ID as DIR/mID/<FILE relative to --root> and the
+  -o, --output DIR        write mutant ID as DIR/mID/<FILE relative to --root> and the
                           manifest DIR/mutants.json; DIR must not exist or be empty
   --apply ID              print FILE's text with mutant ID applied
   --operators A,B,...     only these operators (default: all)
@@ -50,10 +50,14 @@ options:
   -h, --help              this text
 )";
 
-int fail(const std::string &Message) {
+/// Prints `sleuth mutate: MESSAGE`; returns Code (1: an input or the output is at fault,
+/// 2: the command line).
+int fail(const std::string &Message, int Code = 1) {
   llvm::errs() << "sleuth mutate: " << Message << "\n";
-  return 1;
+  return Code;
 }
+
+int usageError(const std::string &Message) { return fail(Message, 2); }
 
 /// The arguments of a compile command, without the compiler, the input, -c and -o.
 std::vector<std::string> argumentsOf(const clang::tooling::CompileCommand &Command) {
@@ -288,19 +292,20 @@ int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
       A = A.substr(0, A.find('='));
       Inline = true;
     }
-    static const std::set<std::string> WithValue = {
-        "-o", "-p", "--apply", "--operators", "--sample", "--seed", "--check-compile", "--root"};
+    static const std::set<std::string> WithValue = {"-o",      "--output",        "-p",
+                                                    "--apply", "--operators",     "--sample",
+                                                    "--seed",  "--check-compile", "--root"};
     if (WithValue.count(A)) {
       if (!Inline) {
         if (I + 1 >= Argc)
-          return fail("option '" + A + "' needs a value");
+          return usageError("option '" + A + "' needs a value");
         Value = Argv[++I];
       }
       uint64_t N = 0;
       bool Numeric = A == "--apply" || A == "--sample" || A == "--seed";
       if (Numeric && !parseNumber(Value, N))
-        return fail("invalid value '" + Value + "' for '" + A + "'");
-      if (A == "-o")
+        return usageError("invalid value '" + Value + "' for '" + A + "'");
+      if (A == "-o" || A == "--output")
         O.Output = Value;
       else if (A == "-p")
         O.BuildDir = Value;
@@ -322,25 +327,25 @@ int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
             std::string Known;
             for (const mutator::OperatorInfo &Info : mutator::mutationOperators())
               Known += (Known.empty() ? "" : ", ") + std::string(Info.Name);
-            return fail("unknown operator '" + Name + "' (known: " + Known + ")");
+            return usageError("unknown operator '" + Name + "' (known: " + Known + ")");
           }
           if (!Name.empty())
             O.Operators.insert(Name);
           B = E + 1;
         }
         if (O.Operators.empty())
-          return fail("--operators needs at least one operator");
+          return usageError("--operators needs at least one operator");
       }
       continue;
     }
     if (A.size() > 1 && A[0] == '-')
-      return fail("unknown option '" + A + "' (see --help)");
+      return usageError("unknown option '" + A + "' (see --help)");
     O.Files.push_back(A);
   }
   if (O.Files.empty())
-    return fail("no input file (see --help)");
+    return usageError("no input file (see --help)");
   if (O.HaveApply && !O.Output.empty())
-    return fail("--apply prints to standard output: it does not go with -o");
+    return usageError("--apply prints to standard output: it does not go with -o");
   return 0;
 }
 
@@ -406,8 +411,8 @@ int mutateMain(int Argc, const char **Argv) {
 
   if (O.HaveApply) {
     if (O.Apply < 1 || O.Apply > Mutants.size())
-      return fail("no mutant " + std::to_string(O.Apply) + " (there are " +
-                  std::to_string(Mutants.size()) + ")");
+      return usageError("--apply: no mutant " + std::to_string(O.Apply) + " (there are " +
+                        std::to_string(Mutants.size()) + ")");
     const Mutant &M = Mutants[O.Apply - 1];
     for (const Unit &U : Units)
       if (U.File == M.File)

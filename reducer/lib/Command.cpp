@@ -3,10 +3,14 @@
 
 #include "sleuth/reducer/command.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace sleuth {
@@ -14,6 +18,9 @@ namespace sleuth {
 using namespace reducer;
 
 namespace {
+
+/// The most tests run at once (as `sleuth localize --jobs`).
+constexpr unsigned MaxJobs = 1024;
 
 const char *const ReduceHelp =
     R"(usage: sleuth reduce TEST_SCRIPT FILE [options]
@@ -25,14 +32,14 @@ The best result is written back to FILE as soon as it is found; the original
 is kept as FILE.orig. Ctrl-C stops and keeps the best result.
 
 options:
-  -j, --jobs N          tests to run in parallel (default: 1)
-  --timeout S           seconds before a test is killed (default: 300)
+  -j, --jobs N          tests to run in parallel (default: number of processors)
+  --timeout SECONDS     seconds before a test is killed (default: 300)
   --passes A,B,...      run only these passes, in this order
   --list-passes         list the passes with a one-line description
   --lang c|c++          language (default: from the file name)
   --std STD             language standard for parsing, e.g. c++17
   --parse-arg ARG       extra argument for Clang's parser (repeatable)
-  --apply PASS[:N]      print FILE with instance N (1-based) of PASS applied,
+  --apply-pass PASS[:N] print FILE with instance N (1-based) of PASS applied,
                         or without N the number of instances; no test is run
   -v, --verbose         after each pass, print its instances, tests and gain
 )";
@@ -43,8 +50,8 @@ Reduce any text FILE with ddmin, by lines, then tokens, then bytes, while
 TEST_SCRIPT exits 0 (same conventions as 'sleuth reduce').
 
 options:
-  -j, --jobs N          tests to run in parallel (default: 1)
-  --timeout S           seconds before a test is killed (default: 300)
+  -j, --jobs N          tests to run in parallel (default: number of processors)
+  --timeout SECONDS     seconds before a test is killed (default: 300)
 )";
 
 const char *const DDHelp =
@@ -56,8 +63,8 @@ FAILING's file name: exit 0 means the failure occurs, exit 1 means it does
 not, any other status (or a timeout) means the mix cannot be judged.
 
 options:
-  -j, --jobs N          tests to run in parallel (default: 1)
-  --timeout S           seconds before a test is killed (default: 300)
+  -j, --jobs N          tests to run in parallel (default: number of processors)
+  --timeout SECONDS     seconds before a test is killed (default: 300)
 )";
 
 struct Parsed {
@@ -65,12 +72,13 @@ struct Parsed {
   SessionOptions Session;
   std::vector<std::string> Passes;
   std::vector<std::string> ParseArgs;
-  std::string Lang, Std, Apply;
+  std::string Lang, Std, ApplyPass;
   bool ListPasses = false, Help = false;
 };
 
 bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
   P.Session.Command = Command;
+  P.Session.Jobs = std::clamp(std::thread::hardware_concurrency(), 1u, MaxJobs);
   bool Reduce = std::strcmp(Command, "reduce") == 0;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -93,31 +101,36 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
       Out = Argv[++I];
       return true;
     };
-    auto Number = [&](double &Out, double Min) {
-      std::string S;
+    std::string S;
+    if (A == "-h" || A == "--help") {
+      P.Help = true;
+    } else if (A == "-j" || A == "--jobs" || (A.size() > 2 && A.rfind("-j", 0) == 0)) {
+      if (A.size() > 2 && A[1] == 'j') { // -j4
+        HasValue = true;
+        Value = A.substr(2);
+        A = "-j";
+      }
       if (!Take(S))
         return false;
       char *End;
-      Out = std::strtod(S.c_str(), &End);
-      if (S.empty() || *End || Out < Min) {
-        std::fprintf(stderr, "sleuth %s: invalid value '%s' for '%s'\n", Command, S.c_str(),
-                     A.c_str());
+      unsigned long Jobs = std::strtoul(S.c_str(), &End, 10);
+      if (S.empty() || *End || !std::isdigit((unsigned char)S[0]) || Jobs < 1 || Jobs > MaxJobs) {
+        std::fprintf(stderr, "sleuth %s: %s needs a number from 1 to %u, not '%s'\n", Command,
+                     A.c_str(), MaxJobs, S.c_str());
         return false;
       }
-      return true;
-    };
-    std::string S;
-    double D;
-    if (A == "-h" || A == "--help") {
-      P.Help = true;
-    } else if (A == "-j" || A == "--jobs") {
-      if (!Number(D, 1))
-        return false;
-      P.Session.Jobs = unsigned(D);
+      P.Session.Jobs = unsigned(Jobs);
     } else if (A == "--timeout") {
-      if (!Number(D, 0.001))
+      if (!Take(S))
         return false;
-      P.Session.TimeoutSeconds = D;
+      char *End;
+      double Seconds = std::strtod(S.c_str(), &End);
+      if (S.empty() || *End || !(Seconds > 0)) {
+        std::fprintf(stderr, "sleuth %s: --timeout needs a positive number of seconds, not '%s'\n",
+                     Command, S.c_str());
+        return false;
+      }
+      P.Session.TimeoutSeconds = Seconds;
     } else if (A == "--verbose" || A == "-v") {
       P.Session.Verbose = true;
     } else if (Reduce && A == "--passes") {
@@ -146,8 +159,8 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
       if (!Take(S))
         return false;
       P.ParseArgs.push_back(S);
-    } else if (Reduce && A == "--apply") {
-      if (!Take(P.Apply))
+    } else if (Reduce && A == "--apply-pass") {
+      if (!Take(P.ApplyPass))
         return false;
     } else if (A.size() > 1 && A[0] == '-') {
       std::fprintf(stderr, "sleuth %s: unknown option '%s' (see --help)\n", Command, A.c_str());
@@ -159,6 +172,16 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
   return true;
 }
 
+/// FILE arguments must be regular files (or missing, which the session reports): a directory
+/// is a usage error.
+bool checkNotDirectory(const char *Command, const std::string &File) {
+  std::error_code EC;
+  if (!std::filesystem::is_directory(File, EC))
+    return true;
+  std::fprintf(stderr, "sleuth %s: '%s' is a directory, not a file\n", Command, File.c_str());
+  return false;
+}
+
 bool isCFile(const std::string &File) {
   auto Ends = [&](const char *Ext) {
     std::size_t N = std::strlen(Ext);
@@ -168,7 +191,7 @@ bool isCFile(const std::string &File) {
 }
 
 int applyOnly(const Parsed &P, const LanguageOptions &Lang, const std::string &File) {
-  std::string Name = P.Apply;
+  std::string Name = P.ApplyPass;
   long N = 0;
   if (std::size_t Colon = Name.rfind(':'); Colon != std::string::npos) {
     N = std::strtol(Name.c_str() + Colon + 1, nullptr, 10);
@@ -226,18 +249,20 @@ int reduceMain(int Argc, const char **Argv) {
   ReduceOptions O;
   O.Session = P.Session;
   O.Passes = P.Passes;
-  std::size_t Need = P.Apply.empty() ? 2 : 1;
+  std::size_t Need = P.ApplyPass.empty() ? 2 : 1;
   if (P.Positional.size() != Need) {
     std::fprintf(stderr, "sleuth reduce: expected TEST_SCRIPT FILE (see "
                          "--help)\n");
     return ExitUsage;
   }
   const std::string &File = P.Positional.back();
+  if (!checkNotDirectory("reduce", File))
+    return ExitUsage;
   O.Lang.CPlusPlus = P.Lang.empty() ? !isCFile(File) : P.Lang == "c++";
   O.Lang.Standard = P.Std;
   O.Lang.ExtraArgs = P.ParseArgs;
   O.Lang.FileName = File.substr(File.rfind('/') + 1);
-  if (!P.Apply.empty())
+  if (!P.ApplyPass.empty())
     return applyOnly(P, O.Lang, File);
   O.Session.Script = P.Positional[0];
   O.Session.File = File;
@@ -258,6 +283,8 @@ int ddminMain(int Argc, const char **Argv) {
     std::fprintf(stderr, "sleuth ddmin: expected TEST_SCRIPT FILE (see --help)\n");
     return ExitUsage;
   }
+  if (!checkNotDirectory("ddmin", P.Positional[1]))
+    return ExitUsage;
   P.Session.Script = P.Positional[0];
   P.Session.File = P.Positional[1];
   P.Session.CTokens = false;
@@ -277,6 +304,8 @@ int ddMain(int Argc, const char **Argv) {
                          "--help)\n");
     return ExitUsage;
   }
+  if (!checkNotDirectory("dd", P.Positional[1]) || !checkNotDirectory("dd", P.Positional[2]))
+    return ExitUsage;
   P.Session.Script = P.Positional[0];
   return runDD(P.Session, P.Positional[1], P.Positional[2], stdout);
 }

@@ -38,8 +38,11 @@ std::string withCommas(std::size_t N) {
 }
 
 std::string describeExit(const RunResult &R, double Timeout) {
-  if (R.TimedOut)
-    return "timed out after " + std::to_string(int(Timeout)) + " s";
+  if (R.TimedOut) {
+    char Seconds[32];
+    std::snprintf(Seconds, sizeof Seconds, "%g", Timeout); // 0.5, not 0
+    return "timed out after " + std::string(Seconds) + " s";
+  }
   if (R.ExitCode < 0)
     return "was killed by a signal";
   if (R.ExitCode == 127)
@@ -216,8 +219,8 @@ int Session::finish() {
   std::snprintf(Time, sizeof Time, "%.1f", monotonicSeconds() - Started);
   note("done: " + withCommas(OriginalSize.Tokens) + " -> " + withCommas(BestSize.Tokens) +
        " tokens, " + withCommas(OriginalSize.Bytes) + " -> " + withCommas(BestSize.Bytes) +
-       " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) + " tests (" +
-       withCommas(Runner.cacheHits()) + " answered from cache)" +
+       " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) + " tests run, " +
+       withCommas(Runner.cacheHits()) + " answered from the cache" +
        (Best == Original ? "; the file is unchanged" : ""));
   return ExitOk;
 }

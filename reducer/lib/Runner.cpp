@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -179,6 +180,9 @@ TestRunner::firstMatch(const std::function<std::optional<Candidate>(std::size_t)
   std::vector<Slot> Slots(Opts.Jobs);
   std::map<std::size_t, Candidate> Pending; // Generated, verdict not used yet.
   std::map<std::size_t, RunResult> Results;
+  // Verdicts taken from the cache. A cache hit counts as an answer only when its verdict is used:
+  // candidates generated ahead of the first match are dropped with it.
+  std::set<std::size_t> FromCache;
   std::size_t Generated = 0, Decided = 0;
   bool Exhausted = false;
   auto KillAll = [&] {
@@ -196,6 +200,7 @@ TestRunner::firstMatch(const std::function<std::optional<Candidate>(std::size_t)
       bool Match = Pending.at(Decided).Matches(Results.at(Decided));
       Pending.erase(Decided);
       Results.erase(Decided);
+      CacheHits += FromCache.erase(Decided);
       if (Match) {
         KillAll();
         return Decided;
@@ -228,7 +233,7 @@ TestRunner::firstMatch(const std::function<std::optional<Candidate>(std::size_t)
         }
         auto Hit = Cache.find(H);
         if (Hit != Cache.end()) {
-          ++CacheHits;
+          FromCache.insert(Index);
           Results.emplace(Index, Hit->second);
           continue;
         }

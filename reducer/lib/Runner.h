@@ -58,7 +58,9 @@ public:
   std::optional<std::size_t>
   firstMatch(const std::function<std::optional<Candidate>(std::size_t)> &Next);
 
+  /// Runs of the test script started (also those killed when their answer was not needed).
   std::size_t testsRun() const { return TestsRun; }
+  /// Questions answered by the cache instead of the test script.
   std::size_t cacheHits() const { return CacheHits; }
   std::size_t timeouts() const { return Timeouts; }
   const std::string &scratchRoot() const { return Root; }

@@ -29,6 +29,9 @@ printf 'int g;\nint main(void) { g = 1; return 0; }\n' >tiny.c
 expect missing-file nonzero "nope.c: no such file" -- "$sleuth" instrument nope.c
 expect syntax-error nonzero "syntax.c:2:13: expected expression" -- "$sleuth" instrument syntax.c
 expect unknown-option nonzero "unknown option '--bogus'" -- "$sleuth" instrument --bogus plain.c
+printf 'notes\n' >notes.txt
+expect not-c-source nonzero "sleuth instrument: notes.txt: not a C or C++ source" -- "$sleuth" instrument notes.txt
+[ "$(wc -l <err.txt)" = 1 ] || { echo "FAIL not-c-source: more than one line:"; cat err.txt; failures=$((failures + 1)); }
 expect unwritable-output nonzero "no/such/dir/out.c: cannot write" -- "$sleuth" instrument plain.c -o no/such/dir/out.c
 [ -e no/such/dir/out.c ] && { echo "FAIL unwritable-output left a file"; failures=$((failures + 1)); }
 expect wrapper-fallback zero "gcc_only.c.*compiling it uninstrumented" -- env SLEUTH_CC=gcc "$sleuth" cc -o gcc_only gcc_only.c

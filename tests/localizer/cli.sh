@@ -80,23 +80,23 @@ out=$("$SLEUTH" localize --from store --formula blockrank --color never) || fail
 echo "$out" | grep -q "BlockRank ranking" || fail "blockrank from store: $out"
 
 # Bad input: each a clear one-line message and a non-zero exit.
-expect_error "sleuth: nothing to localize: all 2 tests passed" \
+expect_error "sleuth localize: nothing to localize: all 2 tests passed" \
   "$SLEUTH" localize --pass p1.cov --pass p2.cov
-expect_error "sleuth: no passing test: all 1 test failed; localization compares failing runs with passing ones" \
+expect_error "sleuth localize: no passing test: all 1 test failed; localization compares failing runs with passing ones" \
   "$SLEUTH" localize --fail f1.cov
-expect_error "sleuth: other.cov: '$PWD/middle.c' comes from another build (hash fedcba9876543210) than in 'p1.cov' (hash 0123456789abcdef); rebuild and rerun the whole suite" \
+expect_error "sleuth localize: other.cov: '$PWD/middle.c' comes from another build (hash fedcba9876543210) than in 'p1.cov' (hash 0123456789abcdef); rebuild and rerun the whole suite" \
   "$SLEUTH" localize --pass p1.cov --fail other.cov
 echo "./no-such-program --x" > bad.txt
-expect_error "sleuth: bad.txt:1: test 't1' cannot start: sh: 1: ./no-such-program: not found" \
+expect_error "sleuth localize: bad.txt:1: test 't1' cannot start: sh: 1: ./no-such-program: not found" \
   "$SLEUTH" localize --tests bad.txt --store store2
 sed '$d' p1.cov > truncated.cov
-expect_error "sleuth: truncated.cov:19: no 'end' record: the file is truncated" \
+expect_error "sleuth localize: truncated.cov:19: no 'end' record: the file is truncated" \
   "$SLEUTH" localize --pass truncated.cov --fail f1.cov
-expect_error "sleuth: localize: unknown formula 'foo' (--list-formulas lists them)" \
+expect_error "sleuth localize: unknown formula 'foo' (--list-formulas lists them)" \
   "$SLEUTH" localize --pass p1.cov --fail f1.cov --formula foo
-expect_error "sleuth: localize: no suite: give --tests FILE, --ctest BUILD_DIR, --from STORE or --pass/--fail spectra" \
+expect_error "sleuth localize: no suite: give --tests FILE, --ctest BUILD_DIR, --from STORE or --pass/--fail spectra" \
   "$SLEUTH" localize
-expect_error "sleuth: '$PWD/nowhere' holds no stored suite (no suite.json; run the tests first)" \
+expect_error "sleuth localize: '$PWD/nowhere' holds no stored suite (no suite.json; run the tests first)" \
   "$SLEUTH" localize --from "$PWD/nowhere"
 "$SLEUTH" localize --help | grep -q "^usage: sleuth localize" || fail "--help"
 

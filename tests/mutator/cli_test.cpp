@@ -97,7 +97,7 @@ TEST(Cli, WritesMutantsAndManifest) {
   for (auto &E : std::filesystem::directory_iterator(Dir))
     EXPECT_EQ(E.path().filename().string().find(".partial"), std::string::npos);
   // A second run does not overwrite.
-  Outcome Again = mutate(Dir, "-o out src/f.c -- -std=c89");
+  Outcome Again = mutate(Dir, "--output out src/f.c -- -std=c89");
   EXPECT_EQ(Again.Status, 1);
   EXPECT_EQ(Again.Err, "sleuth mutate: out: exists and is not an empty directory\n");
 }
@@ -110,8 +110,8 @@ TEST(Cli, AppliesOneMutant) {
   EXPECT_EQ(R.Out,
             "int f(int a, int b) {\n  if (a < b && b > 0)\n    return a * 1;\n  return b;\n}\n");
   Outcome Bad = mutate(Dir, "--apply 99 f.c -- -std=c89");
-  EXPECT_EQ(Bad.Status, 1);
-  EXPECT_EQ(Bad.Err, "sleuth mutate: no mutant 99 (there are 20)\n");
+  EXPECT_EQ(Bad.Status, 2);
+  EXPECT_EQ(Bad.Err, "sleuth mutate: --apply: no mutant 99 (there are 20)\n");
 }
 
 TEST(Cli, ChecksThatMutantsCompile) {
@@ -136,8 +136,9 @@ TEST(Cli, ErrorsAreOneLineAndLeaveNoOutput) {
   std::filesystem::path Dir = scratchDir();
   writeFile(Dir / "f.c", Source);
   writeFile(Dir / "bad.c", "int f( { return 1 }\n");
+  // Usage errors exit 2, bad input 1.
   Outcome Unknown = mutate(Dir, "--operators ror,xyz f.c");
-  EXPECT_EQ(Unknown.Status, 1);
+  EXPECT_EQ(Unknown.Status, 2);
   EXPECT_EQ(Unknown.Err,
             "sleuth mutate: unknown operator 'xyz' (known: ror, aor, lcr, obo, neg, sdl)\n");
   Outcome Missing = mutate(Dir, "-o out missing.c");
@@ -149,9 +150,17 @@ TEST(Cli, ErrorsAreOneLineAndLeaveNoOutput) {
   EXPECT_EQ(Bad.Err.rfind("sleuth mutate: bad.c:1:", 0), 0u) << Bad.Err;
   EXPECT_FALSE(std::filesystem::exists(Dir / "out"));
   Outcome Option = mutate(Dir, "--bogus f.c");
+  EXPECT_EQ(Option.Status, 2);
   EXPECT_EQ(Option.Err, "sleuth mutate: unknown option '--bogus' (see --help)\n");
-  EXPECT_EQ(mutate(Dir, "--sample x f.c").Err, "sleuth mutate: invalid value 'x' for '--sample'\n");
-  EXPECT_EQ(mutate(Dir, "").Err, "sleuth mutate: no input file (see --help)\n");
+  Outcome Sample = mutate(Dir, "--sample x f.c");
+  EXPECT_EQ(Sample.Status, 2);
+  EXPECT_EQ(Sample.Err, "sleuth mutate: invalid value 'x' for '--sample'\n");
+  Outcome NoInput = mutate(Dir, "");
+  EXPECT_EQ(NoInput.Status, 2);
+  EXPECT_EQ(NoInput.Err, "sleuth mutate: no input file (see --help)\n");
+  Outcome NoValue = mutate(Dir, "f.c --output");
+  EXPECT_EQ(NoValue.Status, 2);
+  EXPECT_EQ(NoValue.Err, "sleuth mutate: option '--output' needs a value\n");
 }
 
 TEST(Cli, ListsOperators) {

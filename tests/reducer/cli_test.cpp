@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <sstream>
 #include <sys/wait.h>
+#include <thread>
 
 using namespace sleuth::reducer::testing;
 
@@ -173,7 +176,7 @@ TEST(CliTest, HangingTestOnOriginal) {
   writeFile(D / "t.sh", "#!/bin/sh\nsleep 30\n", true);
   Result R = cli(D, "reduce ./t.sh prog.c --timeout 0.5");
   EXPECT_EQ(R.Exit, 1);
-  EXPECT_NE(R.Err.find("timed out after"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("timed out after 0.5 s"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("nothing to reduce"), std::string::npos);
 }
 
@@ -200,7 +203,8 @@ TEST(CliTest, FlakyTestIsReported) {
   std::string Counter = D / "count";
   writeFile(D / "t.sh",
             "#!/bin/sh\necho x >> " + Counter + "\n[ $(wc -l < " + Counter + ") -le 2 ]\n", true);
-  Result R = cli(D, "ddmin ./t.sh notes.txt");
+  // One test at a time: a second, speculative test would be the third run.
+  Result R = cli(D, "ddmin ./t.sh notes.txt --jobs 1");
   EXPECT_EQ(R.Exit, 3) << R.Err;
   EXPECT_NE(R.Err.find("flaky"), std::string::npos) << R.Err;
   EXPECT_EQ(readFile(D / "notes.txt.orig"), "a\nb\nc\nd\n");
@@ -219,7 +223,9 @@ TEST(CliTest, CtrlCKeepsBestResult) {
     chdir(D.Path.c_str());
     int Null = open("/dev/null", O_WRONLY);
     dup2(Null, 2);
-    execl(SLEUTH_REDUCE_CLI, SLEUTH_REDUCE_CLI, "ddmin", "./t.sh", "notes.txt", nullptr);
+    // One test at a time, so that the reduction is still running when SIGINT comes.
+    execl(SLEUTH_REDUCE_CLI, SLEUTH_REDUCE_CLI, "ddmin", "./t.sh", "notes.txt", "--jobs", "1",
+          nullptr);
     _exit(127);
   }
   usleep(1500000);
@@ -253,10 +259,74 @@ TEST(CliTest, ApplyPrintsOneInstance) {
   TempDir D;
   writeFile(D / "p.c", "int f(int a, int b) { return a; }\n"
                        "int g(void) { return f(1, 2); }\n");
-  Result R = cli(D, "reduce --apply remove-param:2 p.c");
+  Result R = cli(D, "reduce --apply-pass remove-param:2 p.c");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(R.Out, "int f(int a) { return a; }\n"
                    "int g(void) { return f(1); }\n");
-  R = cli(D, "reduce --apply remove-param p.c");
+  R = cli(D, "reduce --apply-pass remove-param p.c");
   EXPECT_EQ(R.Out, "2\n");
+  // `--apply ID` is sleuth mutate's option; reduce's pass debugging is --apply-pass only.
+  R = cli(D, "reduce --apply remove-param p.c");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "sleuth reduce: unknown option '--apply' (see --help)\n");
+}
+
+TEST(CliTest, SummaryCountsScriptRunsAndCacheAnswers) {
+  TempDir D;
+  writeFile(D / "prog.c", Program);
+  std::string Log = D / "runs";
+  writeFile(D / "crash.sh",
+            std::string(CrashScript) + "status=$?\necho run >> " + Log + "\nexit $status\n", true);
+  Result R = cli(D, "reduce ./crash.sh prog.c --jobs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  std::size_t Runs = 0;
+  for (char C : readFile(Log))
+    Runs += C == '\n';
+  // "... in 1.2 s, 40 tests run, 7 answered from the cache"
+  std::size_t At = R.Err.find(" tests run, ");
+  ASSERT_NE(At, std::string::npos) << R.Err;
+  std::size_t Start = R.Err.rfind(' ', At - 1) + 1;
+  std::string Count = R.Err.substr(Start, At - Start);
+  Count.erase(std::remove(Count.begin(), Count.end(), ','), Count.end());
+  EXPECT_EQ(std::stoul(Count), Runs) << R.Err;
+  std::size_t Cached = std::stoul(R.Err.substr(At + 12));
+  EXPECT_LT(Cached, Runs) << R.Err;
+  EXPECT_NE(R.Err.find(" answered from the cache"), std::string::npos) << R.Err;
+}
+
+TEST(CliTest, DirectoryAsFileIsAUsageError) {
+  TempDir D;
+  writeFile(D / "t.sh", "#!/bin/sh\nexit 0\n", true);
+  std::filesystem::create_directory(D / "dir");
+  writeFile(D / "a.txt", "a\n");
+  for (const char *Args : {"reduce ./t.sh dir", "ddmin ./t.sh dir", "dd ./t.sh a.txt dir"}) {
+    std::string Command = std::string(Args).substr(0, std::string(Args).find(' '));
+    Result R = cli(D, Args);
+    EXPECT_EQ(R.Exit, 2) << Args;
+    EXPECT_EQ(R.Err, "sleuth " + Command + ": 'dir' is a directory, not a file\n") << Args;
+  }
+}
+
+TEST(CliTest, JobsDefaultToTheNumberOfProcessors) {
+  if (std::thread::hardware_concurrency() < 2)
+    GTEST_SKIP() << "one processor: one test at a time either way";
+  TempDir D;
+  std::string Text;
+  for (int I = 0; I < 16; ++I)
+    Text += "line " + std::to_string(I) + (I == 11 ? " needle" : "") + "\n";
+  writeFile(D / "notes.txt", Text);
+  std::filesystem::create_directory(D / "running");
+  // Each test leaves a mark while it runs and records how many marks it saw.
+  writeFile(D / "t.sh",
+            "#!/bin/sh\ntouch " + D / "running" + "/$$\nsleep 0.2\nls " + D / "running" +
+                " | wc -l >> " + D / "seen" + "\nrm -f " + D / "running" +
+                "/$$\ngrep -q needle notes.txt\n",
+            true);
+  Result R = cli(D, "ddmin ./t.sh notes.txt");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  unsigned Most = 0;
+  std::istringstream Seen(readFile(D / "seen"));
+  for (unsigned N; Seen >> N;)
+    Most = std::max(Most, N);
+  EXPECT_GE(Most, 2u) << "tests never ran in parallel without --jobs";
 }

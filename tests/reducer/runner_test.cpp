@@ -49,6 +49,28 @@ TEST(RunnerTest, CachesByContent) {
   EXPECT_EQ(R.testsRun(), 3u);
 }
 
+TEST(RunnerTest, CountsOnlyTheCacheAnswersThatAreUsed) {
+  TempDir D;
+  TestRunner R = makeRunner(D, "grep -q needle prog.c\n");
+  std::string Err;
+  ASSERT_TRUE(R.prepare(Err));
+  R.run("needle 1");
+  R.run("needle 2");
+  ASSERT_EQ(R.cacheHits(), 0u);
+  // The first candidate matches from the cache; the second, also in the cache, was generated
+  // ahead of the answer and is dropped with the third: one answer came from the cache.
+  const char *Texts[] = {"needle 1", "needle 2", "needle 3"};
+  std::optional<std::size_t> Match =
+      R.firstMatch([&](std::size_t I) -> std::optional<TestRunner::Candidate> {
+        if (I >= 3)
+          return std::nullopt;
+        return TestRunner::Candidate{
+            Texts[I], [](const RunResult &Result) { return Result.interesting(); }, std::nullopt};
+      });
+  EXPECT_EQ(Match, std::optional<std::size_t>(0));
+  EXPECT_EQ(R.cacheHits(), 1u);
+}
+
 TEST(RunnerTest, KillsHangingTestAndItsChildrenAtTimeout) {
   TempDir D;
   TestRunner R = makeRunner(D, "sleep 30 & echo $! > " + (D / "child") + "\nwait\n", 1, 0.3);

@@ -80,7 +80,7 @@ TEST(CommandTest, SvgWithoutGraphviz) {
   CommandResult R = runSlice({Run.Deps, "middle:return", "--format", "svg", "-o", Out});
   ::setenv("PATH", OldPath.c_str(), 1);
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err, "sleuth: --format svg needs Graphviz's 'dot', which is "
+  EXPECT_EQ(R.Err, "sleuth slice: --format svg needs Graphviz's 'dot', which is "
                    "not on PATH; install graphviz (e.g. apt-get install "
                    "graphviz)\n");
   EXPECT_FALSE(std::filesystem::exists(Out));
@@ -108,14 +108,15 @@ TEST(CommandTest, UnwritableOutputLeavesNothing) {
   std::string Out = Run.Dir.file("no/such/dir/slice.txt");
   CommandResult R = runSlice({Run.Deps, "-o", Out});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err, "sleuth: cannot write '" + Out + "': No such file or directory\n");
+  EXPECT_EQ(R.Err, "sleuth slice: cannot write '" + Out + "': No such file or directory\n");
   EXPECT_EQ(Run.Dir.entries(), (std::vector<std::string>{"middle.cpp", "run.deps"}));
 
   // A directory in the way: the rename fails and the temporary is removed.
   std::filesystem::create_directory(Run.Dir.file("taken"));
   R = runSlice({Run.Deps, "-o", Run.Dir.file("taken")});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_TRUE(R.Err.starts_with("sleuth: cannot write '" + Run.Dir.file("taken") + "': ")) << R.Err;
+  EXPECT_TRUE(R.Err.starts_with("sleuth slice: cannot write '" + Run.Dir.file("taken") + "': "))
+      << R.Err;
   EXPECT_EQ(Run.Dir.entries(), (std::vector<std::string>{"middle.cpp", "run.deps", "taken"}));
   EXPECT_TRUE(std::filesystem::is_empty(Run.Dir.file("taken")));
 }
@@ -136,23 +137,24 @@ TEST(CommandTest, UsageErrors) {
     EXPECT_EQ(R.Out, "");
     return R.Err;
   };
-  EXPECT_EQ(Error({Run.Deps, "--frobnicate"}), "sleuth: slice: unknown option '--frobnicate'\n");
+  EXPECT_EQ(Error({Run.Deps, "--frobnicate"}),
+            "sleuth slice: unknown option '--frobnicate' (see --help)\n");
   EXPECT_EQ(Error({Run.Deps, "--format", "png"}),
-            "sleuth: slice: unknown format 'png' (expected code, deps, dot, "
+            "sleuth slice: unknown format 'png' (expected code, deps, dot, "
             "svg or json)\n");
   EXPECT_EQ(Error({Run.Deps, "x@main", "--depth", "-1"}),
-            "sleuth: slice: --depth needs a non-negative number, not '-1'\n");
+            "sleuth slice: --depth needs a non-negative number, not '-1'\n");
   EXPECT_EQ(Error({Run.Deps, "--depth", "2"}),
-            "sleuth: slice: --depth needs a criterion to count from\n");
+            "sleuth slice: --depth needs a criterion to count from\n");
   EXPECT_EQ(Error({Run.Deps, "--data-only", "--control-only"}),
-            "sleuth: slice: --data-only and --control-only exclude each "
+            "sleuth slice: --data-only and --control-only exclude each "
             "other\n");
-  EXPECT_EQ(Error({}), "sleuth: slice: missing dependence file (usage: "
+  EXPECT_EQ(Error({}), "sleuth slice: missing dependence file (usage: "
                        "sleuth slice DEPS [CRITERION] [options])\n");
-  EXPECT_EQ(Error({Run.Deps, "a:1", "b:2"}), "sleuth: slice: unexpected argument 'b:2'\n");
-  EXPECT_EQ(Error({Run.Deps, "-o"}), "sleuth: slice: option '-o' needs a value\n");
+  EXPECT_EQ(Error({Run.Deps, "a:1", "b:2"}), "sleuth slice: unexpected argument 'b:2'\n");
+  EXPECT_EQ(Error({Run.Deps, "-o"}), "sleuth slice: option '-o' needs a value\n");
   EXPECT_EQ(Error({Run.Deps, "--forward=yes"}),
-            "sleuth: slice: option '--forward' takes no value\n");
+            "sleuth slice: option '--forward' takes no value\n");
 }
 
 TEST(CommandTest, LoadAndCriterionErrors) {
@@ -163,23 +165,24 @@ TEST(CommandTest, LoadAndCriterionErrors) {
   CommandResult R = runSlice({Bad});
   EXPECT_EQ(R.Code, 1);
   EXPECT_EQ(R.Out, "");
-  EXPECT_EQ(R.Err, "sleuth: " + Bad + ":7: edge names undeclared site 42\n");
+  EXPECT_EQ(R.Err, "sleuth slice: " + Bad + ":7: edge names undeclared site 42\n");
 
   std::string Truncated = Run.Dir.write("cut.deps", middleDeps(Run.Source).substr(0, 300));
   R = runSlice({Truncated, "crash"});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err, "sleuth: " + Truncated + ": truncated dependence file (no 'end' record)\n");
+  EXPECT_EQ(R.Err,
+            "sleuth slice: " + Truncated + ": truncated dependence file (no 'end' record)\n");
 
   R = runSlice({Run.Dir.file("missing.deps")});
   EXPECT_EQ(R.Code, 1);
-  EXPECT_EQ(R.Err, "sleuth: " + Run.Dir.file("missing.deps") +
+  EXPECT_EQ(R.Err, "sleuth slice: " + Run.Dir.file("missing.deps") +
                        ": cannot open dependence file: No such file or "
                        "directory\n");
 
   R = runSlice({Run.Deps, "middel:return"});
   EXPECT_EQ(R.Code, 1);
   EXPECT_EQ(R.Out, "");
-  EXPECT_EQ(R.Err, "sleuth: criterion 'middel:return': no function 'middel' "
+  EXPECT_EQ(R.Err, "sleuth slice: criterion 'middel:return': no function 'middel' "
                    "(functions: middle, main)\n");
 }
 
@@ -188,7 +191,7 @@ TEST(CommandTest, UnexecutedCriterionIsNoted) {
   CommandResult R = runSlice({Run.Deps, "middle.cpp:4", "--format", "deps"});
   EXPECT_EQ(R.Code, 0);
   EXPECT_EQ(R.Out, "");
-  EXPECT_EQ(R.Err, "sleuth: note: criterion 'middle.cpp:4' never executed "
+  EXPECT_EQ(R.Err, "sleuth slice: note: criterion 'middle.cpp:4' never executed "
                    "in this run\n");
 }
 
@@ -197,7 +200,7 @@ TEST(CommandTest, MissingSourceWarnsOnStderr) {
   std::filesystem::remove(Run.Source);
   CommandResult R = runSlice({Run.Deps, "m@main"});
   EXPECT_EQ(R.Code, 0);
-  EXPECT_EQ(R.Err, "sleuth: cannot read source file " + Run.Source +
+  EXPECT_EQ(R.Err, "sleuth slice: cannot read source file " + Run.Source +
                        " (No such file or directory); showing annotations "
                        "only\n");
   EXPECT_NE(R.Out.find("*   17 [m]   // <= <middle() return value> "

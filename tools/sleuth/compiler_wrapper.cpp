@@ -3,7 +3,8 @@
 // compiler, one source per compile, with the original directory first on the quote-include path
 // and the depfile rewritten to name the original source; a link step also links the runtime.
 // Whatever sleuth cannot handle is compiled as it was, with a warning that names the file: the
-// build never fails because of sleuth.
+// build never fails because of a source sleuth cannot instrument (an unknown --sleuth-mode is a
+// usage error, though).
 #include "commands.h"
 #include "compile_command.h"
 #include "sleuth/instrumenter/instrumenter.h"
@@ -32,7 +33,13 @@ using wrapper::CommandInput;
 using wrapper::CompileCommand;
 using wrapper::Language;
 
-void warn(const llvm::Twine &Message) { llvm::errs() << "sleuth: warning: " << Message << "\n"; }
+/// "cc" or "c++", as the wrapper was called: every message starts `sleuth cc: ` or
+/// `sleuth c++: `, as every sleuth command's messages start with its name.
+const char *CommandName = "cc";
+
+llvm::raw_ostream &message() { return llvm::errs() << "sleuth " << CommandName << ": "; }
+
+void warn(const llvm::Twine &Message) { message() << "warning: " << Message << "\n"; }
 
 /// The C library functions the runtime archive has hooks of (runtime/src/heap_hooks.cpp and
 /// input_hooks.cpp: `__wrap_NAME`, calling `__real_NAME`); a static link wraps each. One left
@@ -122,7 +129,7 @@ int run(const std::string &Compiler, const std::vector<std::string> &Args,
         std::optional<llvm::StringRef> ErrorFile = std::nullopt) {
   auto Program = llvm::sys::findProgramByName(Compiler);
   if (!Program) {
-    llvm::errs() << "sleuth: compiler '" << Compiler << "' not found\n";
+    message() << "compiler '" << Compiler << "' not found\n";
     return 127;
   }
   std::vector<llvm::StringRef> Refs;
@@ -132,7 +139,7 @@ int run(const std::string &Compiler, const std::vector<std::string> &Args,
   std::string Error;
   int Status = llvm::sys::ExecuteAndWait(*Program, Refs, std::nullopt, Redirects, 0, 0, &Error);
   if (Status < 0) {
-    llvm::errs() << "sleuth: cannot run " << Compiler << ": " << Error << "\n";
+    message() << "cannot run " << Compiler << ": " << Error << "\n";
     return 1;
   }
   return Status;
@@ -556,6 +563,7 @@ void printHelp(bool Cxx) {
 }
 
 int wrap(int Argc, const char **Argv, bool Cxx) {
+  CommandName = Cxx ? "c++" : "cc";
   Wrapper W;
   W.Cxx = Cxx;
   const char *FromEnv = std::getenv(Cxx ? "SLEUTH_CXX" : "SLEUTH_CC");
@@ -582,21 +590,29 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
       Args.push_back(Argv[I]);
     }
   }
+  // `--help` alone is the wrapper's; with other arguments (`-v --help`, `--help=warnings`) it
+  // is the real compiler's.
   if (Args.size() == 1 && (Args[0] == "--help" || Args[0] == "-h")) {
     printHelp(Cxx);
     return 0;
   }
+  // A misspelt mode is a usage error, before anything is compiled: a build in another mode
+  // than the one asked for would only show at run time, as missing records.
   if (Mode == "coverage" || Mode == "cov") {
     W.Mode = InstrumentMode::Coverage;
     W.ModeName = "coverage";
-  } else if (!Mode.empty() && Mode != "deps" && Mode != "dependences") {
-    warn(ModeFrom + ": unknown mode '" + Mode + "' (deps or coverage); using deps");
+  } else if (!(Mode.empty() && ModeFrom == "SLEUTH_MODE") && Mode != "deps" &&
+             Mode != "dependences") {
+    message() << ModeFrom << ": unknown mode '" << Mode << "' (accepted: deps, coverage)\n";
+    return 2;
   }
-  if (Counters == "minimal")
+  if (Counters == "minimal") {
     W.Counters = CoverageCounters::Minimal;
-  else if (!Counters.empty() && Counters != "exact")
-    warn(CountersFrom + ": unknown counter placement '" + Counters +
-         "' (exact or minimal); using exact");
+  } else if (!(Counters.empty() && CountersFrom == "SLEUTH_COUNTERS") && Counters != "exact") {
+    message() << CountersFrom << ": unknown counter placement '" << Counters
+              << "' (accepted: exact, minimal)\n";
+    return 2;
+  }
   if (const char *Headers = std::getenv("SLEUTH_HEADERS"); Headers && *Headers) {
     llvm::StringRef H(Headers);
     if (H == "0" || H == "none" || H == "no") {
@@ -622,7 +638,7 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
   W.KeepScratch = Keep && *Keep && std::string(Keep) != "0";
   int Status = W.main(std::move(Args));
   if (W.KeepScratch && !W.Scratch.empty())
-    llvm::errs() << "sleuth: instrumented sources kept in " << W.Scratch << "\n";
+    message() << "instrumented sources kept in " << W.Scratch << "\n";
   return Status;
 }
 

@@ -10,6 +10,8 @@
 #include "sleuth/reducer/command.h"
 #include "sleuth/slicer/command.h"
 
+#include "llvm/Config/llvm-config.h"
+
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -46,7 +48,15 @@ void printUsage(std::FILE *Out) {
   std::fprintf(Out, "usage: sleuth <command> [options]\n\ncommands:\n");
   for (const Subcommand &S : Subcommands)
     std::fprintf(Out, "  %-11s %s\n", S.Name, S.Summary);
+  std::fprintf(Out, "  %-11s %s\n", "version",
+               "print the version of sleuth and of its LLVM/Clang (also --version)");
   std::fprintf(Out, "\n'sleuth <command> --help' describes a command.\n");
+}
+
+// The LLVM/Clang version is the one sleuth was built against: it parses sources with that
+// Clang, whatever compiler `sleuth cc` runs.
+void printVersion() {
+  std::printf("sleuth %s (LLVM/Clang %s)\n", SLEUTH_VERSION, LLVM_VERSION_STRING);
 }
 
 } // namespace
@@ -69,6 +79,10 @@ int main(int Argc, const char **Argv) {
   std::string_view Command = Argv[1];
   if (Command == "--help" || Command == "-h" || Command == "help") {
     printUsage(stdout);
+    return 0;
+  }
+  if (Command == "--version" || Command == "version") {
+    printVersion();
     return 0;
   }
   for (const Subcommand &S : Subcommands)
