@@ -1,5 +1,7 @@
 #include "SiteTable.h"
 
+#include "sleuth/slicer/source_hash.h"
+
 #include <cstdio>
 
 namespace sleuth::instrumenter {
@@ -23,7 +25,8 @@ std::string cStringLiteral(const std::string &S) {
   return Out + "\"";
 }
 
-std::string SiteTable::tables(const std::string &AbsolutePath, const std::string &Suffix) const {
+std::string SiteTable::tables(const std::string &AbsolutePath, const std::string &Source,
+                              const std::string &Suffix) const {
   std::string Out;
   Out += "static const struct sleuth_site __sleuth_sites" + Suffix + "[] = {\n";
   std::vector<unsigned> Cds;
@@ -65,11 +68,14 @@ std::string SiteTable::tables(const std::string &AbsolutePath, const std::string
   // Not marked unused, since the probes use it (clang's -Wused-but-marked-unused, which cjson
   // enables): a pointer that is marked unused, and never used, keeps it from being unused
   // when no function was instrumented.
+  // The source's content hash goes with its path into the dependence file, so that the slicer
+  // can tell when the file changed after the run.
   Out += "static struct sleuth_tu __sleuth_tu" + Suffix + " = {" + cStringLiteral(AbsolutePath) +
-         ", __sleuth_sites" + Suffix + ", " + std::to_string(Sites.size()) + ", __sleuth_cds" +
-         Suffix + ", __sleuth_funcs" + Suffix + ", " + std::to_string(Functions.size()) +
-         ", __sleuth_ss" + Suffix + ", __sleuth_fs" + Suffix + ", __sleuth_sd" + Suffix + ", " +
-         std::to_string(StaticData.size()) + ", 0, 0, 0};\n";
+         ", \"" + sourceHash(Source) + "\", __sleuth_sites" + Suffix + ", " +
+         std::to_string(Sites.size()) + ", __sleuth_cds" + Suffix + ", __sleuth_funcs" + Suffix +
+         ", " + std::to_string(Functions.size()) + ", __sleuth_ss" + Suffix + ", __sleuth_fs" +
+         Suffix + ", __sleuth_sd" + Suffix + ", " + std::to_string(StaticData.size()) +
+         ", 0, 0, 0};\n";
   Out += "static struct sleuth_tu *const __sleuth_tu_ref" + Suffix +
          " __attribute__((unused)) = &__sleuth_tu" + Suffix + ";\n";
   Out += "static unsigned *const __sleuth_rc_ref" + Suffix +

@@ -68,8 +68,10 @@ public:
   size_t numFunctions() const { return Functions.size(); }
 
   /// The table declarations that go before the first line of the rewritten file (after
-  /// `#include "sleuth/runtime.h"`). Suffix tells apart the names of several files' tables.
-  std::string tables(const std::string &AbsolutePath, const std::string &Suffix) const;
+  /// `#include "sleuth/runtime.h"`). Source is the file's original text (its content hash goes
+  /// into the unit); Suffix tells apart the names of several files' tables.
+  std::string tables(const std::string &AbsolutePath, const std::string &Source,
+                     const std::string &Suffix) const;
 
 private:
   std::vector<Site> Sites;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -82,10 +83,12 @@ public:
         fail("text after 'end'");
       if (LineNo == 1) {
         if (Fields.size() != 2 || Fields[0] != "sleuth-cov")
-          fail("not a sleuth coverage file (expected 'sleuth-cov 1')");
-        if (Fields[1] != "1")
-          fail(fmt::format("unsupported coverage format version {} (this sleuth reads 1)",
+          fail("not a sleuth coverage file (expected 'sleuth-cov 2')");
+        // Version 2's file hash is the content hash; version 1's hashed the path too.
+        if (Fields[1] != "1" && Fields[1] != "2")
+          fail(fmt::format("unsupported coverage format version {} (this sleuth reads 1 and 2)",
                            Fields[1]));
+        ContentHashes = Fields[1] == "2";
         continue;
       }
       if (Fields.empty())
@@ -124,7 +127,7 @@ public:
         if (Hash.size() != 16 ||
             Hash.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
           fail(fmt::format("file hash '{}' is not 16 hex digits", Hash));
-        Cov.Files.push_back({std::string(Hash), unescape(Fields[3])});
+        Cov.Files.push_back({std::string(Hash), unescape(Fields[3]), ContentHashes});
         break;
       }
       case Func: {
@@ -338,6 +341,7 @@ private:
   std::string_view Text;
   std::string_view FileName;
   unsigned LineNo = 0;
+  bool ContentHashes = true;
   std::vector<std::string_view> Fields;
 };
 
@@ -365,7 +369,9 @@ std::optional<CoverageFile> CoverageFile::load(const std::string &Path, std::str
 }
 
 std::string CoverageFile::write() const {
-  std::string Out = "sleuth-cov 1\n";
+  bool AllContentHashes =
+      std::all_of(Files.begin(), Files.end(), [](const Source &S) { return S.ContentHash; });
+  std::string Out = AllContentHashes ? "sleuth-cov 2\n" : "sleuth-cov 1\n";
   Out += fmt::format("program {}\n", escapeField(Program));
   switch (Status.How) {
   case RunStatus::Exit:

@@ -86,6 +86,7 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
       Source &Src = Sources[S];
       if (Src.Hash == "-") { // known from a dependence file only
         Src.Hash = File.Hash;
+        Src.ContentHash = File.ContentHash;
         Src.Origin = std::string(CovName);
       } else if (Src.Hash != File.Hash) {
         Error = fmt::format("{}: '{}' comes from another build (hash {}) than in '{}' (hash "
@@ -95,6 +96,7 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
       }
     } else {
       S = addSource(File.Path, File.Hash, CovName);
+      Sources[S].ContentHash = File.ContentHash;
     }
 
     Sources[S].Covered = true;

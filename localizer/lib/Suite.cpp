@@ -366,11 +366,11 @@ CoverageFile toCoverageFile(const Program &P, const Spectrum &S) {
   for (const Program::Source &Src : P.sources()) {
     FileOfSource.push_back(static_cast<unsigned>(Cov.Files.size()));
     if (Src.Variants.empty())
-      Cov.Files.push_back({Src.Hash, Src.Path});
+      Cov.Files.push_back({Src.Hash, Src.Path, Src.ContentHash});
     for (const auto &Variant : Src.Variants) {
       for (unsigned F : Variant.second)
         FileOfFunction[F] = static_cast<unsigned>(Cov.Files.size());
-      Cov.Files.push_back({Src.Hash, Src.Path});
+      Cov.Files.push_back({Src.Hash, Src.Path, Src.ContentHash});
     }
   }
   for (unsigned I = 0; I < P.functions().size(); ++I) {

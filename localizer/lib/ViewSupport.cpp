@@ -1,4 +1,5 @@
 #include "ViewSupport.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include <fmt/format.h>
 
@@ -185,6 +186,10 @@ std::vector<std::vector<std::string>> readSources(const Program &P,
           Line.pop_back();
         Lines.push_back(std::move(Line));
       }
+      // A source edited after the run shows other lines than the ones that ran.
+      std::string Changed = sourceChangedWarning(S.Path, S.ContentHash ? S.Hash : "");
+      if (Warnings && !Changed.empty())
+        Warnings->push_back(std::move(Changed));
     }
     Out.push_back(std::move(Lines));
   }

@@ -37,7 +37,7 @@ struct CoverageArgs {
 
 void emitCoverage(FdWriter &W, void *P) {
   auto *A = static_cast<CoverageArgs *>(P);
-  W.str("sleuth-cov 1").nl();
+  W.str("sleuth-cov 2").nl();
   W.str("program ").field(programName()).nl();
   if (A->Reason == WriteReason::Signal)
     W.str("status signal ").num(unsigned(A->Code)).nl();
@@ -129,16 +129,18 @@ void emitCoverage(FdWriter &W, void *P) {
   W.str("end").nl();
 }
 
-/// `$SLEUTH_COV_DIR/PID-N.cov` with the first N not taken, or $SLEUTH_COV_OUT, or sleuth.cov.
+/// `$SLEUTH_COV_DIR/PID-N.cov` with the first N not taken, or $SLEUTH_COV_OUT, or by default
+/// PROGRAM.PID.cov (defaultOutputPath).
 const char *coveragePath(char *Buffer, size_t Size) {
+  static DefaultOutputName Default;
   const char *Dir = std::getenv("SLEUTH_COV_DIR");
   if (!Dir || !*Dir) {
     const char *Out = std::getenv("SLEUTH_COV_OUT");
-    return Out && *Out ? Out : "sleuth.cov";
+    return Out && *Out ? Out : defaultOutputPath(Default, "cov");
   }
   size_t L = std::strlen(Dir);
   if (L + 64 > Size)
-    return "sleuth.cov";
+    return defaultOutputPath(Default, "cov");
   for (unsigned N = 0;; ++N) {
     size_t At = L;
     std::memcpy(Buffer, Dir, L);

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <sys/types.h>
 #include <unistd.h>
 
 namespace sleuth::rt {
@@ -83,5 +84,18 @@ private:
 /// Async-signal-safe (one static writer: callers must not run it concurrently).
 void writeFileAtomically(const char *Path, const char *What, void (*Emit)(FdWriter &, void *),
                          void *Arg);
+
+/// The name a process gives its file when the environment names none.
+struct DefaultOutputName {
+  pid_t Pid = 0; // the process that chose Path: a forked child chooses its own
+  char Path[256];
+};
+
+/// PROGRAM.PID.EXTENSION in the working directory (PROGRAM: the base name of argv[0]), or
+/// PROGRAM.PID-N.EXTENSION with the first N not taken when an earlier process of the same id
+/// left that file: processes that share a directory, as the tests of a suite run in parallel
+/// do, never replace each other's record. Chosen once per process (in Name), so that
+/// sleuth_flush() and the final write go to the same file. Async-signal-safe.
+const char *defaultOutputPath(DefaultOutputName &Name, const char *Extension);
 
 } // namespace sleuth::rt

@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <new>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,7 +49,7 @@ char ProgramName[4096];
 // allocation-free: O(nodes) per lookup would be too slow, so we remap through a prefix pass.
 void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   Registry &R = registry();
-  W.str("sleuth-deps 1").nl();
+  W.str("sleuth-deps 2").nl();
   W.str("program ").field(ProgramName).nl();
   if (Reason == WriteReason::Signal)
     W.str("status signal ").num(unsigned(Code)).nl();
@@ -56,7 +58,7 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   else
     W.str("status running").nl();
   for (sleuth_tu *Tu : R.Units)
-    W.str("file ").num(Tu->file_id).sp().field(Tu->path).nl();
+    W.str("file ").num(Tu->file_id).sp().field(Tu->hash).sp().field(Tu->path).nl();
   for (sleuth_tu *Tu : R.Units)
     for (unsigned I = 0; I < Tu->num_funcs; ++I) {
       const sleuth_func &F = Tu->funcs[I];
@@ -145,26 +147,33 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   W.str("end").nl();
 }
 
-// Writes the process id in decimal at Buffer + L (room for 10 digits); returns the new length.
-// Without snprintf, which is not async-signal-safe in general.
-size_t appendProcessId(char *Buffer, size_t L) {
-  char Digits[16];
+// Writes V in decimal at Buffer + L (room for 20 digits); returns the new length. Without
+// snprintf, which is not async-signal-safe in general.
+size_t appendNumber(char *Buffer, size_t L, unsigned long V) {
+  char Digits[24];
   int N = 0;
-  for (unsigned Pid = unsigned(getpid()); Pid || N == 0; Pid /= 10)
-    Digits[N++] = char('0' + Pid % 10);
+  do {
+    Digits[N++] = char('0' + V % 10);
+    V /= 10;
+  } while (V);
   while (N)
     Buffer[L++] = Digits[--N];
   return L;
 }
 
-// $SLEUTH_OUT, or sleuth.deps, with each `%p` replaced by the process id (as LLVM_PROFILE_FILE
-// has it: a program that forks writes one file per process, where each process that exits would
-// otherwise replace the file of the one before) and `%%` by `%`. Allocation-free: it runs in the
-// fatal-signal handler too.
+size_t appendProcessId(char *Buffer, size_t L) {
+  return appendNumber(Buffer, L, unsigned(getpid()));
+}
+
+// $SLEUTH_OUT, with each `%p` replaced by the process id (as LLVM_PROFILE_FILE has it: a program
+// that forks writes one file per process, where each process that exits would otherwise replace
+// the file of the one before) and `%%` by `%`; by default PROGRAM.PID.deps (defaultOutputPath).
+// Allocation-free: it runs in the fatal-signal handler too.
 const char *outputPath() {
+  static DefaultOutputName Default;
   const char *P = std::getenv("SLEUTH_OUT");
   if (!P || !*P)
-    return "sleuth.deps";
+    return defaultOutputPath(Default, "deps");
   if (!std::strchr(P, '%'))
     return P;
   static char Path[4200];
@@ -186,13 +195,45 @@ const char *outputPath() {
 
 void onExit(int Status, void *) { writeOutputFiles(WriteReason::Exit, Status); }
 
-// SIGTERM too: a test runner that times a program out still gets its files.
-const int FatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+// Faults: the program dies where it runs; the handler runs on the faulting thread at once.
+const int FaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// Requests from outside to end the program: a test runner's timeout (SIGTERM), Ctrl-C or
+// Ctrl-\ at a terminal (SIGINT, SIGQUIT, sent to the whole foreground process group) and a
+// closed terminal (SIGHUP). The program ends as it would have, leaving its record.
+const int StopSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// The thread writing the final record (0: none yet), and whether it has finished: a stop
+// request that arrives while the program is writing its record at exit waits for the record
+// before it ends the program.
+std::atomic<pid_t> FinalWriter{0};
+std::atomic<bool> FinalWriteComplete{false};
+
+bool isStopSignal(int Signal) {
+  for (int S : StopSignals)
+    if (S == Signal)
+      return true;
+  return false;
+}
 
 void onFatalSignal(int Signal) {
   writeOutputFiles(WriteReason::Signal, Signal);
-  // The handler was installed with SA_RESETHAND: re-raising kills the program as before.
+  if (isStopSignal(Signal) && FinalWriter.load() != gettid()) {
+    // Another thread is writing the record (at exit, or for another signal): a few seconds
+    // for it to finish rather than a lost record.
+    struct timespec Millisecond {
+      0, 1000000
+    };
+    for (int I = 0; I < 30000 && !FinalWriteComplete.load(); ++I)
+      nanosleep(&Millisecond, nullptr);
+  }
+  // The handler was installed with SA_RESETHAND: re-raising kills the program as before. A stop
+  // signal is blocked while its handler runs (so that a second Ctrl-C cannot cut the record
+  // short): unblocking delivers it.
   raise(Signal);
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, Signal);
+  pthread_sigmask(SIG_UNBLOCK, &Set, nullptr);
 }
 
 void readProgramName() {
@@ -202,6 +243,20 @@ void readProgramName() {
   ssize_t N = read(Fd, ProgramName, sizeof(ProgramName) - 1);
   close(Fd);
   ProgramName[N > 0 ? N : 0] = '\0';
+}
+
+/// Installs onFatalSignal for Signal unless the program handles or ignores it itself (a
+/// background job of a shell ignores SIGINT and SIGQUIT, and must go on ignoring them).
+void handleSignal(int Signal, int Flags, const sigset_t &Mask) {
+  struct sigaction Old {};
+  sigaction(Signal, nullptr, &Old);
+  if ((Old.sa_flags & SA_SIGINFO) || Old.sa_handler != SIG_DFL)
+    return;
+  struct sigaction SA {};
+  SA.sa_handler = onFatalSignal;
+  SA.sa_flags = Flags;
+  SA.sa_mask = Mask;
+  sigaction(Signal, &SA, nullptr);
 }
 
 } // namespace
@@ -218,17 +273,17 @@ void installExitHandlers() {
   SS.ss_sp = AltStack;
   SS.ss_size = sizeof(AltStack);
   sigaltstack(&SS, nullptr);
-  for (int Signal : FatalSignals) {
-    struct sigaction Old {};
-    sigaction(Signal, nullptr, &Old);
-    if (Old.sa_handler != SIG_DFL)
-      continue; // the program handles it itself
-    struct sigaction SA {};
-    SA.sa_handler = onFatalSignal;
-    SA.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&SA.sa_mask);
-    sigaction(Signal, &SA, nullptr);
-  }
+  sigset_t NoMask;
+  sigemptyset(&NoMask);
+  for (int Signal : FaultSignals)
+    handleSignal(Signal, SA_RESETHAND | SA_ONSTACK | SA_NODEFER, NoMask);
+  // While the record is written, every stop signal waits.
+  sigset_t Stops;
+  sigemptyset(&Stops);
+  for (int Signal : StopSignals)
+    sigaddset(&Stops, Signal);
+  for (int Signal : StopSignals)
+    handleSignal(Signal, SA_RESETHAND | SA_ONSTACK, Stops);
 }
 
 /// Creates the missing directories above File (a path of at most 4200 bytes), as `mkdir -p`
@@ -327,11 +382,64 @@ void writeDependenceFile(WriteReason Reason, int Code) {
 const char *programName() { return ProgramName; }
 
 void writeOutputFiles(WriteReason Reason, int Code) {
-  if (Reason != WriteReason::Explicit && FinalWriteDone.exchange(true))
+  if (Reason == WriteReason::Explicit) {
+    if (hasDependenceUnits())
+      writeDependenceFile(Reason, Code);
+    writeCoverageFile(Reason, Code);
     return;
+  }
+  if (FinalWriteDone.exchange(true))
+    return;
+  FinalWriter.store(gettid());
+  // A stop signal now (Ctrl-C as the program exits) is held until the record is complete.
+  sigset_t Stops, Saved;
+  sigemptyset(&Stops);
+  for (int Signal : StopSignals)
+    sigaddset(&Stops, Signal);
+  pthread_sigmask(SIG_BLOCK, &Stops, &Saved);
   if (hasDependenceUnits())
     writeDependenceFile(Reason, Code);
   writeCoverageFile(Reason, Code);
+  FinalWriteComplete.store(true);
+  pthread_sigmask(SIG_SETMASK, &Saved, nullptr);
+}
+
+const char *defaultOutputPath(DefaultOutputName &Name, const char *Extension) {
+  pid_t Pid = getpid();
+  if (Name.Pid == Pid)
+    return Name.Path;
+  // The base name of argv[0], at most 200 bytes of it.
+  const char *Program = ProgramName;
+  for (const char *C = ProgramName; *C; ++C)
+    if (*C == '/' && C[1])
+      Program = C + 1;
+  size_t ProgramLength = 0;
+  while (Program[ProgramLength] && Program[ProgramLength] != '/' && ProgramLength < 200)
+    ++ProgramLength;
+  if (ProgramLength == 0) {
+    Program = "sleuth";
+    ProgramLength = 6;
+  }
+  size_t ExtensionLength = std::strlen(Extension);
+  if (ExtensionLength > 16)
+    ExtensionLength = 16;
+  for (unsigned long N = 0;; ++N) {
+    size_t L = ProgramLength;
+    std::memcpy(Name.Path, Program, L);
+    Name.Path[L++] = '.';
+    L = appendProcessId(Name.Path, L);
+    if (N) {
+      Name.Path[L++] = '-';
+      L = appendNumber(Name.Path, L, N);
+    }
+    Name.Path[L++] = '.';
+    std::memcpy(Name.Path + L, Extension, ExtensionLength);
+    Name.Path[L + ExtensionLength] = '\0';
+    if (access(Name.Path, F_OK) != 0)
+      break;
+  }
+  Name.Pid = Pid;
+  return Name.Path;
 }
 
 } // namespace sleuth::rt

@@ -110,7 +110,8 @@ bool sameText(const char *A, const char *B) { return A == B || (A && B && std::s
 // True if units A and B have the same sites, controlling tests and functions: the same file
 // instrumented alike in two translation units (a project header inlined into each).
 bool sameSites(const sleuth_tu *A, const sleuth_tu *B) {
-  if (!sameText(A->path, B->path) || A->num_sites != B->num_sites || A->num_funcs != B->num_funcs)
+  if (!sameText(A->path, B->path) || !sameText(A->hash, B->hash) || A->num_sites != B->num_sites ||
+      A->num_funcs != B->num_funcs)
     return false;
   unsigned NumCds = 0;
   for (unsigned I = 0; I < A->num_sites; ++I) {

@@ -9,8 +9,8 @@
 // bytes came from two writes or more (a char written into an int, a struct of chars) is split:
 // its entry refers to a split record, the origins of its 4 bytes in 16 bytes, from a pool that
 // all leaves share (chunks mmap'd on demand). Memory is so paid per split word. A byte table
-// per leaf, used before, cost a 4 KiB page for each KiB of memory holding any split word, and
-// put tinyxml2's peak at 3.6x native (bench/RESULTS.md).
+// per leaf would cost a 4 KiB page for each KiB of memory holding any split word (with one,
+// tinyxml2's benchmark peaked at 3.6x native memory).
 //
 // A record whose word is written whole again, or whose origins its entry can hold again (a
 // string copied char by char), goes to the free list of the thread that wrote it, and that
@@ -164,7 +164,7 @@ public:
   /// spans ReleaseAtLeast bytes or more, the shadow pages it covers whole go back to the kernel
   /// (madvise): a large block is mmap'd by malloc and unmapped by free, and the next one lands
   /// elsewhere, so its shadow would stay resident for memory that no longer exists (tinyxml2's
-  /// bench parsed three documents and kept the shadow of all three, bench/RESULTS.md). Smaller
+  /// benchmark parses three documents and would keep the shadow of all three). Smaller
   /// blocks' addresses are reused by the allocator, and their shadow with them.
   static constexpr size_t ReleaseAtLeast = size_t(64) << 10;
   void forget(uintptr_t Addr, unsigned long Size, LeafCache &Cache) {

@@ -2,6 +2,7 @@
 // docs/dependence-format.md; this reader checks all of it, because a file that
 // is half right would give slices that are silently wrong.
 #include "sleuth/slicer/dependences.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include <fmt/format.h>
 
@@ -45,7 +46,8 @@ std::optional<DependenceGraph::Node> DependenceGraph::last(unsigned Thread) cons
 namespace {
 
 constexpr std::string_view Magic = "sleuth-deps";
-constexpr unsigned Version = 1;
+/// Version 2 added the content hash to `file` records; version 1 files are still read.
+constexpr unsigned OldestVersion = 1, Version = 2;
 
 /// Sections in the order the records must appear; `data` and `ctrl` share one.
 enum Section {
@@ -125,6 +127,7 @@ private:
   std::string_view FileName;
   DependenceGraph Result;
   unsigned LineNo = 0;
+  unsigned FileVersion = Version;
   Section Current = SecMagic;
   std::vector<std::string_view> Fields;
   std::unordered_set<std::uint64_t> DataEdges, ControlEdges;
@@ -154,7 +157,7 @@ private:
       // may lack its newline, since nothing is lost then.
       if (!Terminated && Line != "end") {
         if (LineNo == 1 && !Magic.starts_with(Line.substr(0, Magic.size())))
-          fail("not a sleuth dependence file (expected 'sleuth-deps 1')");
+          fail("not a sleuth dependence file (expected 'sleuth-deps 2')");
         failTruncated();
       }
       SawEnd = parseLine(Line);
@@ -188,14 +191,14 @@ private:
     split(Line);
     if (LineNo == 1) {
       if (Fields[0] != Magic)
-        fail("not a sleuth dependence file (expected 'sleuth-deps 1')");
+        fail("not a sleuth dependence file (expected 'sleuth-deps 2')");
       if (Fields.size() != 2)
-        fail("malformed header (expected 'sleuth-deps 1')");
-      unsigned V = number(Fields[1], "version");
-      if (V != Version)
+        fail("malformed header (expected 'sleuth-deps 2')");
+      FileVersion = number(Fields[1], "version");
+      if (FileVersion < OldestVersion || FileVersion > Version)
         fail(fmt::format("unsupported dependence file version {} (this sleuth "
-                         "reads version {})",
-                         V, Version));
+                         "reads versions {} to {})",
+                         FileVersion, OldestVersion, Version));
       Current = SecMagic;
       return false;
     }
@@ -323,9 +326,17 @@ private:
   }
 
   void parseFile() {
-    expectFields(2, "F PATH");
+    if (FileVersion < 2) {
+      expectFields(2, "F PATH");
+      expectId(number(Fields[1], "file id"), Result.Files.size(), "file");
+      Result.Files.push_back({text(Fields[2], "PATH"), ""});
+      return;
+    }
+    expectFields(3, "F HASH PATH");
     expectId(number(Fields[1], "file id"), Result.Files.size(), "file");
-    Result.Files.push_back({text(Fields[2], "PATH")});
+    if (!isSourceHash(Fields[2]))
+      fail(fmt::format("file hash must be 16 hex digits, not '{}'", Fields[2]));
+    Result.Files.push_back({text(Fields[3], "PATH"), std::string(Fields[2])});
   }
 
   void parseFunc() {

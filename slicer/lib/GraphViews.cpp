@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <spawn.h>
@@ -87,7 +88,7 @@ std::string dotView(const DependenceGraph &G, const Slice &S) {
   auto IsCriterion = [&](Node N) {
     return std::binary_search(S.Criteria.begin(), S.Criteria.end(), N);
   };
-  for (Node N : S.Nodes) {
+  auto NodeLine = [&](Node N) {
     const Site &Site = G.site(N);
     // The label names the function even within it, so a node reads alone.
     std::string Label =
@@ -98,7 +99,26 @@ std::string dotView(const DependenceGraph &G, const Slice &S) {
       Attributes += ", penwidth=2";
     if (!Site.executed())
       Attributes += ", style=\"rounded,dashed\", fontcolor=grey40";
-    Out += fmt::format("  n{} [{}];\n", N, Attributes);
+    return fmt::format("n{} [{}];\n", N, Attributes);
+  };
+  detail::FileLabels Files(G, S);
+  if (!Files.several()) {
+    for (Node N : S.Nodes)
+      Out += "  " + NodeLine(N);
+  } else {
+    // A slice that spans several files draws each file's nodes in a box named after it.
+    std::map<std::string, std::vector<Node>> ByFile;
+    for (Node N : S.Nodes)
+      ByFile[Files.of(G.functionOf(N).File)].push_back(N);
+    unsigned Cluster = 0;
+    for (const auto &[Label, Nodes] : ByFile) {
+      Out += fmt::format("  subgraph cluster_{} {{\n    label=\"{}\"; style=rounded; "
+                         "color=grey60; fontname=\"Helvetica\"; fontsize=10;\n",
+                         Cluster++, dotEscape(Label));
+      for (Node N : Nodes)
+        Out += "    " + NodeLine(N);
+      Out += "  }\n";
+    }
   }
   for (const SliceEdge &E : S.Edges)
     Out += fmt::format("  n{} -> n{}{};\n", E.From, E.To,

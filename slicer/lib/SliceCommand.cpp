@@ -139,7 +139,7 @@ Arguments parseArguments(int Argc, const char **Argv) {
     } else if (Arg.starts_with("-o") && !Arg.starts_with("--")) {
       Args.Output = std::string(Arg.substr(2));
     } else {
-      throw UsageError{fmt::format("unknown option '{}'", Arg)};
+      throw UsageError{fmt::format("unknown option '{}' (see --help)", Arg)};
     }
   }
   if (Args.Help)
@@ -201,8 +201,10 @@ bool writeAtomically(const std::string &Path, const std::string &Text, std::stri
   return Ok;
 }
 
+/// Prints `sleuth slice: MESSAGE`; returns Code (1: an input or the output is at fault,
+/// 2: the command line).
 int fail(const std::string &Message, int Code = 1) {
-  std::fprintf(stderr, "sleuth: %s\n", Message.c_str());
+  std::fprintf(stderr, "sleuth slice: %s\n", Message.c_str());
   return Code;
 }
 
@@ -213,7 +215,7 @@ int sliceMain(int Argc, const char **Argv) {
   try {
     Args = parseArguments(Argc, Argv);
   } catch (const UsageError &E) {
-    return fail(fmt::format("slice: {}", E.Message), 2);
+    return fail(E.Message, 2);
   }
   if (Args.Help) {
     std::fputs(Usage, stdout);
@@ -235,13 +237,16 @@ int sliceMain(int Argc, const char **Argv) {
     for (DependenceGraph::Node N : *Criteria)
       AnyExecuted |= G->site(N).executed();
     if (!AnyExecuted)
-      std::fprintf(stderr, "sleuth: note: criterion '%s' never executed in this run\n",
+      std::fprintf(stderr, "sleuth slice: note: criterion '%s' never executed in this run\n",
                    Args.Criterion->c_str());
     S = computeSlice(*G, *Criteria, Args.Options);
     S.Criterion = *Args.Criterion;
   } else {
     S = wholeGraph(*G, Args.Options);
   }
+
+  for (const std::string &W : changedSourceWarnings(*G, S))
+    std::fprintf(stderr, "sleuth slice: %s\n", W.c_str());
 
   std::string Text;
   std::vector<std::string> Warnings;
@@ -267,7 +272,7 @@ int sliceMain(int Argc, const char **Argv) {
   }
   }
   for (const std::string &W : Warnings)
-    std::fprintf(stderr, "sleuth: %s\n", W.c_str());
+    std::fprintf(stderr, "sleuth slice: %s\n", W.c_str());
 
   if (Args.Output) {
     if (!writeAtomically(*Args.Output, Text, Error))

@@ -136,54 +136,74 @@ std::string formatListing(const std::vector<ListingLine> &Lines) {
 std::string codeView(const DependenceGraph &G, const Slice &S, std::vector<std::string> *Warnings) {
   SliceIndex Index(G, S);
   SourceCache Sources(Warnings);
-  std::string Out;
+  detail::FileLabels Files(G, S);
+
+  // A block lists lines of one source file: those of one function, or of several whose lines
+  // overlap (one-line member functions of a struct, a lambda in a function), each line once.
+  struct Block {
+    const std::string *Path = nullptr;
+    unsigned File = 0;
+    unsigned First = 0, Last = 0; ///< The extent shown from the source; First 0: none.
+    std::map<unsigned, std::vector<Node>> ByLine;
+    std::map<unsigned, unsigned> ContextOfLine; ///< The function whose nodes a line shows.
+  };
+  std::vector<Block> Blocks;
   for (unsigned F : Index.functions()) {
     const Function &Fn = G.functions()[F];
+    const std::string &Path = G.files()[Fn.File].Path;
     std::map<unsigned, std::vector<Node>> ByLine;
     for (Node N : Index.nodesOf(F))
       ByLine[G.site(N).Line].push_back(N);
-
-    auto describe = [&](unsigned Number, const std::vector<Node> *Nodes) {
-      ListingLine L;
-      L.Number = Number;
-      if (!Nodes)
-        return L;
-      // A node without hits but with recorded reads was reached and cut short (the expression
-      // a crash stopped): its line ran too.
-      for (Node N : *Nodes)
-        if ((G.site(N).executed() || boost::in_degree(N, G.graph()) > 0) &&
-            G.site(N).Kind != SiteKind::Param)
-          L.Marker = '*';
-      L.Annotation = Index.annotation(*Nodes, F);
-      return L;
-    };
-
-    // Without its source line, a line shows the names of its nodes.
-    auto placeholder = [&](const std::vector<Node> &Nodes) {
-      std::vector<std::string_view> Names;
-      for (Node N : Nodes)
-        if (std::find(Names.begin(), Names.end(), G.site(N).Name) == Names.end())
-          Names.push_back(G.site(N).Name);
-      return fmt::format("[{}]", fmt::join(Names, ", "));
-    };
-
-    const std::string &Path = G.files()[Fn.File].Path;
     const auto &Source = Sources.lines(Path);
     std::size_t SourceLines = Source ? Source->size() : 0;
-    std::vector<unsigned> Lines;
+    unsigned First = 0, Last = 0;
     if (Source) {
       // Nodes outside the recorded extent (macros, default arguments) widen
       // it rather than vanish.
-      unsigned First = std::max(1u, std::min(Fn.Begin, ByLine.begin()->first));
-      unsigned Last = std::max(Fn.End, ByLine.rbegin()->first);
+      First = std::max(1u, std::min(Fn.Begin, ByLine.begin()->first));
+      Last = std::max(Fn.End, ByLine.rbegin()->first);
       if (Last > SourceLines)
         Sources.noteTooShort(Path, SourceLines, Last);
-      for (unsigned Line = First; Line <= std::min<std::size_t>(Last, SourceLines); ++Line)
-        Lines.push_back(Line);
+      Last = static_cast<unsigned>(std::min<std::size_t>(Last, SourceLines));
+      if (Last < First)
+        First = Last = 0;
     }
+    bool Overlaps = !Blocks.empty() && *Blocks.back().Path == Path && First != 0 &&
+                    Blocks.back().First != 0 && First <= Blocks.back().Last;
+    if (!Overlaps) {
+      Blocks.emplace_back();
+      Blocks.back().Path = &Path;
+      Blocks.back().File = Fn.File;
+      Blocks.back().First = First;
+    }
+    Block &B = Blocks.back();
+    B.Last = std::max(B.Last, Last);
+    for (auto &[Line, Nodes] : ByLine) {
+      B.ContextOfLine.try_emplace(Line, F);
+      std::vector<Node> &Into = B.ByLine[Line];
+      Into.insert(Into.end(), Nodes.begin(), Nodes.end());
+    }
+  }
+
+  // Without its source line, a line shows the names of its nodes.
+  auto placeholder = [&](const std::vector<Node> &Nodes) {
+    std::vector<std::string_view> Names;
+    for (Node N : Nodes)
+      if (std::find(Names.begin(), Names.end(), G.site(N).Name) == Names.end())
+        Names.push_back(G.site(N).Name);
+    return fmt::format("[{}]", fmt::join(Names, ", "));
+  };
+
+  std::string Out;
+  for (Block &B : Blocks) {
+    const auto &Source = Sources.lines(*B.Path);
+    std::size_t SourceLines = Source ? Source->size() : 0;
+    std::vector<unsigned> Lines;
+    for (unsigned Line = B.First; B.First != 0 && Line <= B.Last; ++Line)
+      Lines.push_back(Line);
     // Lines the source does not have (it is missing or changed, or the
     // location was unknown: line 0) are listed only if they hold nodes.
-    for (const auto &[Line, Nodes] : ByLine)
+    for (const auto &[Line, Nodes] : B.ByLine)
       if (Line == 0 || Line > SourceLines)
         Lines.push_back(Line);
     std::sort(Lines.begin(), Lines.end());
@@ -191,17 +211,33 @@ std::string codeView(const DependenceGraph &G, const Slice &S, std::vector<std::
 
     std::vector<ListingLine> Listing;
     for (unsigned Line : Lines) {
-      auto It = ByLine.find(Line);
-      const std::vector<Node> *Nodes = It == ByLine.end() ? nullptr : &It->second;
-      ListingLine L = describe(Line, Nodes);
+      ListingLine L;
+      L.Number = Line;
+      auto It = B.ByLine.find(Line);
+      if (It != B.ByLine.end()) {
+        std::vector<Node> &Nodes = It->second;
+        std::sort(Nodes.begin(), Nodes.end(),
+                  [&](Node X, Node Y) { return Index.namer().before(X, Y); });
+        // A node without hits but with recorded reads was reached and cut short (the
+        // expression a crash stopped): its line ran too.
+        for (Node N : Nodes)
+          if ((G.site(N).executed() || boost::in_degree(N, G.graph()) > 0) &&
+              G.site(N).Kind != SiteKind::Param)
+            L.Marker = '*';
+        L.Annotation = Index.annotation(Nodes, B.ContextOfLine.at(Line));
+      }
       if (Line >= 1 && Line <= SourceLines)
         L.Text = (*Source)[Line - 1];
-      else if (Nodes)
-        L.Text = placeholder(*Nodes);
+      else if (It != B.ByLine.end())
+        L.Text = placeholder(It->second);
       Listing.push_back(std::move(L));
     }
     if (!Out.empty())
       Out += '\n';
+    // A slice that spans several files names the file above its first block (a file's blocks
+    // follow one another).
+    if (Files.several() && (&B == &Blocks.front() || *(&B - 1)->Path != *B.Path))
+      Out += fmt::format("== {} ==\n", Files.of(B.File));
     Out += formatListing(Listing);
   }
   return Out;
@@ -209,6 +245,7 @@ std::string codeView(const DependenceGraph &G, const Slice &S, std::vector<std::
 
 std::string depsView(const DependenceGraph &G, const Slice &S) {
   SliceIndex Index(G, S);
+  detail::FileLabels Files(G, S);
   std::string Out;
   for (unsigned F : Index.functions()) {
     std::string Entries;
@@ -221,7 +258,12 @@ std::string depsView(const DependenceGraph &G, const Slice &S) {
       continue;
     if (!Out.empty())
       Out += '\n';
-    Out += fmt::format("{}():\n{}", G.functions()[F].Name, Entries);
+    // A slice that spans several files names the file of each function.
+    const Function &Fn = G.functions()[F];
+    if (Files.several())
+      Out += fmt::format("{}() in {}:\n{}", Fn.Name, Files.of(Fn.File), Entries);
+    else
+      Out += fmt::format("{}():\n{}", Fn.Name, Entries);
   }
   return Out;
 }

@@ -1,10 +1,31 @@
 #include "ViewSupport.h"
+#include "sleuth/slicer/source_hash.h"
+#include "sleuth/slicer/views.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
+
+namespace sleuth {
+
+std::vector<std::string> changedSourceWarnings(const DependenceGraph &G, const Slice &S) {
+  std::set<unsigned> Files;
+  for (DependenceGraph::Node N : S.Nodes)
+    Files.insert(G.functionOf(N).File);
+  std::vector<std::string> Warnings;
+  for (unsigned F : Files) {
+    const SourceFile &File = G.files()[F];
+    std::string Changed = sourceChangedWarning(File.Path, File.Hash);
+    if (!Changed.empty())
+      Warnings.push_back("warning: " + Changed);
+  }
+  return Warnings;
+}
+
+} // namespace sleuth
 
 namespace sleuth::detail {
 
@@ -40,6 +61,36 @@ std::string NodeNamer::location(Node N, unsigned Context) const {
   if (Context < G.functions().size() && G.functions()[Context].File == Fn.File)
     return fmt::format("{}:{}", Fn.Name, Line);
   return fmt::format("{}:{}", baseName(G.fileOf(N).Path), Line);
+}
+
+FileLabels::FileLabels(const DependenceGraph &G, const Slice &S) {
+  std::set<unsigned> Files;
+  for (Node N : S.Nodes)
+    Files.insert(G.functionOf(N).File);
+  std::set<std::string_view> Paths;
+  for (unsigned F : Files)
+    Paths.insert(G.files()[F].Path);
+  Several = Paths.size() > 1;
+  // The last Components components of Path (all of it if it has fewer).
+  auto Suffix = [](std::string_view Path, unsigned Components) {
+    std::size_t Start = Path.size();
+    for (unsigned I = 0; I < Components && Start != std::string_view::npos && Start > 0; ++I)
+      Start = Path.rfind('/', Start - 1);
+    return Start == std::string_view::npos ? Path : Path.substr(Start + 1);
+  };
+  for (unsigned F : Files) {
+    std::string_view Path = G.files()[F].Path;
+    for (unsigned Components = 1;; ++Components) {
+      std::string_view Label = Suffix(Path, Components);
+      bool Unique = Label == Path || std::none_of(Paths.begin(), Paths.end(), [&](auto Other) {
+                      return Other != Path && Suffix(Other, Components) == Label;
+                    });
+      if (Unique) {
+        Labels[F] = std::string(Label);
+        break;
+      }
+    }
+  }
 }
 
 std::string NodeNamer::ref(Node N, unsigned Context) const {

@@ -32,6 +32,22 @@ private:
   std::vector<bool> NeedsColumn;
 };
 
+/// Short names of the source files of a slice's nodes, for views that name the file of each
+/// block when the slice spans several: the shortest path suffix (in whole components) that no
+/// other of them ends with (`a.c`, or `src/a.c` and `lib/a.c`).
+class FileLabels {
+public:
+  FileLabels(const DependenceGraph &G, const Slice &S);
+  /// True if the slice's nodes lie in more than one source file.
+  bool several() const { return Several; }
+  /// The label of file id File, which holds a node of the slice.
+  const std::string &of(unsigned File) const { return Labels.at(File); }
+
+private:
+  std::map<unsigned, std::string> Labels;
+  bool Several = false;
+};
+
 /// The other ends of the slice edges of a set of nodes, split by kind: the
 /// origins for a backward slice, the dependents for a forward one.
 struct Related {

@@ -99,7 +99,7 @@ conserved=$normal
 # shellcheck disable=SC2086
 grep -Eq 'longjmp|throw' $sources && conserved=0
 awk -v normal="$conserved" '
-  NR == 1 && $0 != "sleuth-cov 1" { print "bad first line: " $0; bad = 1 }
+  NR == 1 && $0 != "sleuth-cov 2" { print "bad first line: " $0; bad = 1 }
   $1 == "func" { entry[$6] = 1; exit_[$7] = 1 }
   $1 == "block" { count[$2] = $4 }
   $1 == "edge" { out[$2] += $5; in_[$3] += $5; haveout[$2] = 1; havein[$3] = 1 }

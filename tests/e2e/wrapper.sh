@@ -69,8 +69,9 @@ for family in "${families[@]}"; do
     eval "$cc -c $dep -I shadow -MF native.d -o foo.o $src/foo.c"
     mv foo.o native.o
     eval "\"$sleuth\" cc -c $dep -I shadow -MF wrapped.d -o foo.o $src/foo.c"
-    # -MD lists system headers, and sleuth/runtime.h and abi.h are two more (real prerequisites)
-    tr ' \\' '\n\n' <wrapped.d | grep -v -e '^$' -e '/sleuth/runtime\.h$' -e '/sleuth/abi\.h$' >wrapped.words
+    # -MD lists system headers, and sleuth/runtime.h, its parts and abi.h are more (real
+    # prerequisites)
+    tr ' \\' '\n\n' <wrapped.d | grep -v -e '^$' -e '/sleuth/runtime\.h$' -e '/sleuth/runtime/[a-z]*\.h$' -e '/sleuth/abi\.h$' >wrapped.words
     tr ' \\' '\n\n' <native.d | grep -v '^$' >native.words
     if cmp -s native.words wrapped.words && ! grep -q sleuth-cc wrapped.d; then
       ok "$dep depfile: the native one (plus sleuth's runtime headers under -MD)"
@@ -152,8 +153,24 @@ for family in "${families[@]}"; do
     grep -q "foo.c	coverage	" stats.txt && ok "--sleuth-mode=coverage stripped, mode recorded" || fail "--sleuth-mode"
   SLEUTH_MODE=coverage SLEUTH_STATS=$d/stats.txt "$sleuth" cc -c $src/foo.c -o m3.o 2>/dev/null &&
     [ "$(grep -c '	coverage	' stats.txt)" = 2 ] && ok "SLEUTH_MODE=coverage" || fail "SLEUTH_MODE"
-  SLEUTH_MODE=bogus "$sleuth" cc -c $src/foo.c -o m4.o 2>err.txt && grep -q "unknown mode 'bogus'" err.txt &&
-    ok "bad SLEUTH_MODE: warning, deps" || fail "bad mode"
+  # An unknown mode or counter placement is a usage error: one line, exit 2, nothing compiled.
+  usage_error() { # NAME EXPECTED_LINE OUTPUT -- COMMAND...
+    local name=$1 line=$2 out=$3
+    shift 4
+    rm -f "$out"
+    "$@" >/dev/null 2>err.txt
+    local status=$?
+    [ $status = 2 ] && [ "$(cat err.txt)" = "$line" ] && [ ! -e "$out" ] && ok "$name: usage error" ||
+      { fail "$name: exit $status"; cat err.txt; }
+  }
+  usage_error "SLEUTH_MODE=bogus" "sleuth cc: SLEUTH_MODE: unknown mode 'bogus' (accepted: deps, coverage)" \
+    m4.o -- env SLEUTH_MODE=bogus "$sleuth" cc -c $src/foo.c -o m4.o
+  usage_error "--sleuth-mode=bogus" "sleuth c++: --sleuth-mode: unknown mode 'bogus' (accepted: deps, coverage)" \
+    m5.o -- "$sleuth" c++ --sleuth-mode=bogus -x c++ -c $src/foo.c -o m5.o
+  usage_error "--sleuth-mode= (empty)" "sleuth cc: --sleuth-mode: unknown mode '' (accepted: deps, coverage)" \
+    m6.o -- "$sleuth" cc --sleuth-mode= -c $src/foo.c -o m6.o
+  SLEUTH_MODE= "$sleuth" cc -c $src/foo.c -o m7.o 2>err.txt && [ ! -s err.txt ] && instrumented m7.o &&
+    ok "empty SLEUTH_MODE: deps" || { fail "empty SLEUTH_MODE"; cat err.txt; }
   # Counter placement: the size of the counter array tells exact from minimal.
   printf 'int f(int a, int b) {\n  int s = 0;\n  for (int i = 0; i < a; ++i)\n    if (i %% 2 && b) s += i; else s -= 1;\n  return s;\n}\n' >loop.c
   counters() { local h; h=$(nm -S "$1" | awk '$4 == "__sleuth_cov" { print $2 }'); echo $((16#${h:-0} / 8)); }
@@ -163,9 +180,12 @@ for family in "${families[@]}"; do
   [ "${exact:-0}" -gt "${minimal:-0}" ] && [ "${minimal:-0}" -gt 0 ] && [ "$from_env" = "$minimal" ] &&
     ok "--sleuth-counters=minimal / SLEUTH_COUNTERS=minimal: $minimal counters instead of $exact" ||
     fail "counter placement ($exact, $minimal, $from_env)"
-  SLEUTH_COUNTERS=bogus "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c4.o 2>err.txt &&
-    grep -q "SLEUTH_COUNTERS: unknown counter placement 'bogus'" err.txt && [ "$(counters c4.o)" = "$exact" ] &&
-    ok "bad SLEUTH_COUNTERS: warning, exact" || fail "bad SLEUTH_COUNTERS"
+  usage_error "SLEUTH_COUNTERS=bogus" \
+    "sleuth cc: SLEUTH_COUNTERS: unknown counter placement 'bogus' (accepted: exact, minimal)" \
+    c4.o -- env SLEUTH_COUNTERS=bogus "$sleuth" cc --sleuth-mode=coverage -c loop.c -o c4.o
+  usage_error "--sleuth-counters=bogus" \
+    "sleuth cc: --sleuth-counters: unknown counter placement 'bogus' (accepted: exact, minimal)" \
+    c5.o -- "$sleuth" cc --sleuth-mode=coverage --sleuth-counters=bogus -c loop.c -o c5.o
 
   # --- one runtime per process ---------------------------------------------------------------
   # An instrumented shared library whose version script hides all but its API, and a program
@@ -234,7 +254,7 @@ if cmp -s <("$p/native/app") <(SLEUTH_OUT=$p/app.deps "$p/sleuth/app") && instru
   [ "$(tail -n 1 "$p/app.deps")" = end ] && grep -q 'core\.c$' "$p/app.deps" && grep -q 'fmtx\.cpp$' "$p/app.deps"; then
   ok "CMake project (static + shared library): same output, dependence file covers both libraries"
 else fail "CMake project"; fi
-! grep -q 'sleuth: warning' "$p/sleuth.log" || fail "CMake project: warnings"; grep 'sleuth: warning' "$p/sleuth.log"
+! grep -q '^sleuth c.*: warning' "$p/sleuth.log" || fail "CMake project: warnings"; grep '^sleuth c.*: warning' "$p/sleuth.log"
 touch "$p/include/core.h"
 PATH=$bindir:$PATH ninja -C "$p/sleuth" -n | grep -q 'core.c.o' && ok "CMake: touching a header rebuilds its users" ||
   fail "CMake: depfile does not name the header"

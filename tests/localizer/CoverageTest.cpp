@@ -43,12 +43,28 @@ TEST(CoverageTest, ReadsTheFixture) {
   EXPECT_EQ(Again->write(), Cov->write());
 }
 
+// Version 2's file hash is the content hash; version 1's is not, and a file written from a
+// version-1 file stays version 1, so that the views never take it for one.
+TEST(CoverageTest, KnowsWhichVersionHasContentHashes) {
+  std::string Error;
+  std::string Version1 = Minimal;
+  std::optional<CoverageFile> Old = CoverageFile::parse(Version1, "old.cov", Error);
+  ASSERT_TRUE(Old) << Error;
+  EXPECT_FALSE(Old->Files[0].ContentHash);
+  EXPECT_EQ(Old->write().substr(0, 13), "sleuth-cov 1\n");
+  std::string Version2 = "sleuth-cov 2" + Version1.substr(12);
+  std::optional<CoverageFile> New = CoverageFile::parse(Version2, "new.cov", Error);
+  ASSERT_TRUE(New) << Error;
+  EXPECT_TRUE(New->Files[0].ContentHash);
+  EXPECT_EQ(New->write(), Version2);
+}
+
 TEST(CoverageTest, RejectsBrokenFiles) {
   EXPECT_EQ(parseError(""), "x.cov:0: empty file");
   EXPECT_EQ(parseError("sleuth-deps 1\n"),
-            "x.cov:1: not a sleuth coverage file (expected 'sleuth-cov 1')");
-  EXPECT_EQ(parseError("sleuth-cov 2\n"),
-            "x.cov:1: unsupported coverage format version 2 (this sleuth reads 1)");
+            "x.cov:1: not a sleuth coverage file (expected 'sleuth-cov 2')");
+  EXPECT_EQ(parseError("sleuth-cov 3\n"),
+            "x.cov:1: unsupported coverage format version 3 (this sleuth reads 1 and 2)");
   std::string Text = Minimal;
   EXPECT_EQ(parseError(Text.substr(0, Text.size() - 4)),
             "x.cov:9: no 'end' record: the file is truncated");

@@ -94,7 +94,7 @@ check_family() { # FAMILY CC
   build sleuth "$family" "$wrapper"
 
   # Every .c file went through the instrumenter: no fallback, no extra diagnostics.
-  if grep -n 'sleuth: warning' "$instrumented.log"; then
+  if grep -n -E 'sleuth c(c|\+\+): warning' "$instrumented.log"; then
     fail "$family: some files were compiled uninstrumented"
   fi
   if ! diff <(diagnostics "$native.log") <(diagnostics "$instrumented.log"); then
@@ -126,7 +126,7 @@ check_family() { # FAMILY CC
     done
     deps=$instrumented.run/$name.deps
     [ -s "$deps" ] || fail "$family: $name wrote no dependence file"
-    if [ "$(head -n 1 "$deps")" != "sleuth-deps 1" ] || [ "$(tail -n 1 "$deps")" != end ]; then
+    if [ "$(head -n 1 "$deps")" != "sleuth-deps 2" ] || [ "$(tail -n 1 "$deps")" != end ]; then
       fail "$family: $name: $deps is not a complete dependence file"
     fi
   done <"$native.results"

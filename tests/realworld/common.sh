@@ -114,9 +114,9 @@ rw_build() {
 }
 
 # rw_warning_kinds LOG: "COUNT -Wflag" per kind of compiler warning in a build log (not the
-# wrappers' own "sleuth: warning:" lines).
+# wrappers' own "sleuth cc: warning:" lines).
 rw_warning_kinds() {
-  grep -v '^sleuth: ' "$1" | grep -o 'warning: .*\[-W[^]]*\]$' | sed 's/.*\[\(-W[^]]*\)\]$/\1/' |
+  grep -v -E '^sleuth( cc| c\+\+)?: ' "$1" | grep -o 'warning: .*\[-W[^]]*\]$' | sed 's/.*\[\(-W[^]]*\)\]$/\1/' |
     sort | uniq -c || true
 }
 
@@ -128,7 +128,7 @@ rw_compare_warnings() {
   while read -r count flag; do
     had=$(rw_warning_kinds "$native" | awk -v f="$flag" '$2 == f { print $1 }')
     if [ "$count" -gt "${had:-0}" ]; then
-      grep -v '^sleuth: ' "$instrumented" | grep -F -- "[$flag]" | head -n 5
+      grep -v -E '^sleuth( cc| c\+\+)?: ' "$instrumented" | grep -F -- "[$flag]" | head -n 5
       fail "$label: $count $flag warnings in the instrumented build, ${had:-0} in the native one"
     fi
   done < <(rw_warning_kinds "$instrumented")

@@ -195,6 +195,7 @@ public:
       States.assign(Sites.size(), sleuth_site_state{});
       FuncStates.assign(std::max<size_t>(Funcs.size(), 1), sleuth_func_state{});
       Tu = sleuth_tu{Path,
+                     "0123456789abcdef",
                      Sites.data(),
                      static_cast<unsigned>(Sites.size()),
                      CdTable.data(),
@@ -453,6 +454,22 @@ TEST_F(TrackerTest, TheOutputFilesDirectoriesAreCreated) {
       Out);
   ASSERT_TRUE(R.Graph.has_value());
   EXPECT_EQ(hits(*R.Graph, "a"), 1u);
+}
+
+// Version 2 of the format: each file record carries the unit's content hash.
+TEST_F(TrackerTest, FileRecordsCarryTheUnitsContentHash) {
+  Recording R = record([](Program &P) {
+    Unit &U = P.unit();
+    unsigned A = U.site(VarSite, "a");
+    U.enter(0);
+    int a = 1;
+    U.decl(A, a);
+    leave();
+  });
+  ASSERT_TRUE(R.Graph.has_value());
+  EXPECT_EQ(R.Text.substr(0, 14), "sleuth-deps 2\n");
+  ASSERT_EQ(R.Graph->files().size(), 1u);
+  EXPECT_EQ(R.Graph->files()[0].Hash, "0123456789abcdef");
 }
 
 // --- Data dependences ------------------------------------------------------

@@ -1,6 +1,7 @@
 // Reading dependence files: the example of docs/dependence-format.md, and
 // every way a file can be wrong.
 #include "SlicerTestSupport.h"
+#include "sleuth/slicer/source_hash.h"
 #include "sleuth/slicer/views.h"
 
 #include <random>
@@ -146,17 +147,51 @@ TEST(LoadTest, EmptyFile) {
 TEST(LoadTest, BadMagic) {
   EXPECT_EQ(parseError(withLine(1, "sleuth-dips 1")),
             "run.deps:1: not a sleuth dependence file (expected "
-            "'sleuth-deps 1')");
+            "'sleuth-deps 2')");
   EXPECT_EQ(parseError("\x7f"
                        "ELF\x02\x01\x01"),
             "run.deps:1: not a sleuth dependence file (expected "
-            "'sleuth-deps 1')");
+            "'sleuth-deps 2')");
 }
 
 TEST(LoadTest, BadVersion) {
-  EXPECT_EQ(parseError(withLine(1, "sleuth-deps 2")),
-            "run.deps:1: unsupported dependence file version 2 (this sleuth "
-            "reads version 1)");
+  EXPECT_EQ(parseError(withLine(1, "sleuth-deps 3")),
+            "run.deps:1: unsupported dependence file version 3 (this sleuth "
+            "reads versions 1 to 2)");
+  EXPECT_EQ(parseError(withLine(1, "sleuth-deps 0")),
+            "run.deps:1: unsupported dependence file version 0 (this sleuth "
+            "reads versions 1 to 2)");
+}
+
+// The content hash is 64-bit FNV-1a (its published test vectors).
+TEST(SourceHashTest, IsFnv1a64) {
+  EXPECT_EQ(sourceHash(""), "cbf29ce484222325");
+  EXPECT_EQ(sourceHash("a"), "af63dc4c8601ec8c");
+  EXPECT_EQ(sourceHash("foobar"), "85944171f73967e8");
+  EXPECT_TRUE(isSourceHash("85944171f73967e8"));
+  EXPECT_FALSE(isSourceHash("85944171F73967E8"));
+  EXPECT_FALSE(isSourceHash("85944171f73967e"));
+}
+
+// Version 2 records each file's content hash; version 1 (the other tests' files) has none.
+TEST(LoadTest, Version2FilesRecordTheContentHash) {
+  std::string Error;
+  std::optional<DependenceGraph> G =
+      DependenceGraph::parse("sleuth-deps 2\nprogram p\nstatus exit 0\n"
+                             "file 0 00112233445566ff /a%20b.c\nend\n",
+                             "v2.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  ASSERT_EQ(G->files().size(), 1u);
+  EXPECT_EQ(G->files()[0].Path, "/a b.c");
+  EXPECT_EQ(G->files()[0].Hash, "00112233445566ff");
+  G = DependenceGraph::parse("sleuth-deps 1\nprogram p\nstatus exit 0\nfile 0 /a.c\nend\n",
+                             "v1.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  EXPECT_EQ(G->files()[0].Hash, "");
+  EXPECT_EQ(parseError("sleuth-deps 2\nprogram p\nstatus exit 0\nfile 0 /a.c\nend\n"),
+            "run.deps:4: 'file' record expects 3 fields: F HASH PATH, found 2");
+  EXPECT_EQ(parseError("sleuth-deps 2\nprogram p\nstatus exit 0\nfile 0 xyz /a.c\nend\n"),
+            "run.deps:4: file hash must be 16 hex digits, not 'xyz'");
   EXPECT_EQ(parseError(withLine(1, "sleuth-deps one")),
             "run.deps:1: version must be an unsigned decimal number, not "
             "'one'");

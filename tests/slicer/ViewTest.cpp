@@ -163,15 +163,93 @@ TEST(CodeViewTest, CrossFileReferences) {
   auto G = DependenceGraph::parse(twoFileDeps(Main, Util), "two.deps", Error);
   ASSERT_TRUE(G) << Error;
   Slice S = sliceFrom(*G, "main.cpp:5:b");
-  EXPECT_EQ(codeView(*G, S), "     3 int main() {\n"
+  // A slice across files names the file of each block, in every view.
+  EXPECT_EQ(codeView(*G, S), "== main.cpp ==\n"
+                             "     3 int main() {\n"
                              "*    4     int a = 21;\n"
                              "*    5     int b = twice(a);   // <= <twice() return value> "
                              "(util.cpp:2)\n"
                              "     6 }\n"
                              "\n"
+                             "== util.cpp ==\n"
                              "     1 int twice(int v) {   // <= a (main.cpp:4)\n"
                              "*    2     return 2 * v;    // <= v (1)\n"
                              "     3 }\n");
+  EXPECT_EQ(depsView(*G, S), "main() in main.cpp:\n"
+                             "    b (5) <= <twice() return value> (util.cpp:2)\n"
+                             "\n"
+                             "twice() in util.cpp:\n"
+                             "    v (1) <= a (main.cpp:4)\n"
+                             "    <twice() return value> (2) <= v (1)\n");
+  std::string Dot = dotView(*G, S);
+  EXPECT_NE(Dot.find("  subgraph cluster_0 {\n    label=\"main.cpp\";"), std::string::npos) << Dot;
+  EXPECT_NE(Dot.find("  subgraph cluster_1 {\n    label=\"util.cpp\";"), std::string::npos) << Dot;
+  // One file: no names (the single-file examples' figures).
+  Slice InMain = sliceFrom(*G, "main.cpp:4");
+  EXPECT_EQ(codeView(*G, InMain).find("=="), std::string::npos);
+  EXPECT_EQ(dotView(*G, InMain).find("subgraph"), std::string::npos);
+}
+
+// Files of the same name in different directories are told apart by their directories.
+TEST(CodeViewTest, SameNamedFilesAreNamedByTheirDirectories) {
+  TempDir Dir;
+  std::filesystem::create_directories(Dir.Path / "app");
+  std::filesystem::create_directories(Dir.Path / "lib");
+  std::string Main = Dir.write("app/x.cpp", "#include \"util.h\"\n"
+                                            "\n"
+                                            "int main() {\n"
+                                            "    int a = 21;\n"
+                                            "    int b = twice(a);\n"
+                                            "}\n");
+  std::string Util = Dir.write("lib/x.cpp", "int twice(int v) {\n"
+                                            "    return 2 * v;\n"
+                                            "}\n");
+  std::string Error;
+  auto G = DependenceGraph::parse(twoFileDeps(Main, Util), "two.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  std::string Code = codeView(*G, sliceFrom(*G, "app/x.cpp:5:b"));
+  EXPECT_NE(Code.find("== app/x.cpp ==\n"), std::string::npos) << Code;
+  EXPECT_NE(Code.find("== lib/x.cpp ==\n"), std::string::npos) << Code;
+}
+
+// A struct whose one-line member functions share a line: the line is listed once, with the
+// nodes of both functions.
+TEST(CodeViewTest, LinesSharedByFunctionsAreListedOnce) {
+  TempDir Dir;
+  std::string Source = Dir.write(
+      "p.cpp", "struct P { int x; int get() const { return x; } void put(int v) { x = v; } };\n"
+               "int main() {\n"
+               "  P p;\n"
+               "  p.put(3);\n"
+               "  int r = p.get();\n"
+               "  return r;\n"
+               "}\n");
+  std::string Error;
+  auto G = DependenceGraph::parse("sleuth-deps 1\nprogram ./p\nstatus exit 0\n"
+                                  "file 0 " +
+                                      Source +
+                                      "\n"
+                                      "func 0 0 1 1 P::get\nfunc 1 0 1 1 P::put\n"
+                                      "func 2 0 2 7 main\n"
+                                      "site 0 ret 0 1 37 <P::get()%20return%20value>\n"
+                                      "site 1 param 1 1 57 v\n"
+                                      "site 2 var 1 1 67 x\n"
+                                      "site 3 var 2 5 7 r\n"
+                                      "hit 0 1\nhit 1 1\nhit 2 1\nhit 3 1\n"
+                                      "data 0 2\ndata 2 1\ndata 3 0\n"
+                                      "last 0 3\nend\n",
+                                  "p.deps", Error);
+  ASSERT_TRUE(G) << Error;
+  EXPECT_EQ(codeView(*G, sliceFrom(*G, "p.cpp:5:r")),
+            "*    1 struct P { int x; int get() const { return x; } void put(int v) { x = v; } };"
+            "   // <= v (P::put:1), x (P::put:1)\n"
+            "\n"
+            "     2 int main() {\n"
+            "     3   P p;\n"
+            "     4   p.put(3);\n"
+            "*    5   int r = p.get();   // <= <P::get() return value> (P::get:1)\n"
+            "     6   return r;\n"
+            "     7 }\n");
 }
 
 TEST(CodeViewTest, UnreadableSourceShowsAnnotationsOnly) {

@@ -2,7 +2,7 @@
 
 #include "../SiteTable.h"
 
-#include "llvm/Support/xxhash.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include <cstdio>
 #include <map>
@@ -76,13 +76,11 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   Tables += array("unsigned", "__sleuth_cov_lines" + Suffix, LineTable);
   Tables += array("unsigned", "__sleuth_cov_pool" + Suffix, Pool);
 
-  // The source hash: the path and the original text. Spectra of different versions of a file
-  // must not be merged; one version instrumented under different macros (cJSON.c in its
-  // library and included by cjson's tests, where <math.h> defines isnan otherwise) is told
-  // apart by the localizer from its structure.
-  char Hash[17];
-  std::snprintf(Hash, sizeof Hash, "%016llx",
-                (unsigned long long)llvm::xxh3_64bits(AbsolutePath + '\0' + Source));
+  // The source's content hash: spectra of different versions of a file must not be merged, and
+  // the localizer's views warn when the file changed after the run. One version instrumented
+  // under different macros (cJSON.c in its library and included by cjson's tests, where
+  // <math.h> defines isnan otherwise) is told apart by the localizer from its structure.
+  const std::string Hash = sourceHash(Source);
 
   std::string Out = Tables;
   Out += "static struct sleuth_cov_unit __sleuth_cov_unit" + Suffix + " = {" +

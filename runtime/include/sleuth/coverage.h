@@ -46,7 +46,7 @@ extern "C" {
 
 struct sleuth_cov_unit {
   const char *path; /* absolute path of the original source file */
-  const char *hash; /* 16 hex digits identifying this instrumented build of the file */
+  const char *hash; /* its content hash: 16 hex digits, 64-bit FNV-1a of the text instrumented */
   unsigned long *counters;
   unsigned num_counters;
   const char *const *func_names;

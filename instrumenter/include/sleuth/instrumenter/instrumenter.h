@@ -10,8 +10,8 @@ namespace sleuth {
 
 /// What the rewritten file records when it runs.
 enum class InstrumentMode {
-  Dependences, // reads, writes, tests, calls… for the dynamic dependence graph (sleuth.deps)
-  Coverage,    // block, branch-outcome and CFG edge counters (sleuth.cov)
+  Dependences, // reads, writes, tests, calls… for the dynamic dependence graph (PROGRAM.PID.deps)
+  Coverage,    // block, branch-outcome and CFG edge counters (PROGRAM.PID.cov)
 };
 
 /// Where coverage mode puts its counters.

@@ -26,6 +26,9 @@ struct CoverageFile {
   struct Source {
     std::string Hash; ///< 16 hex digits: the instrumented build of the file.
     std::string Path; ///< Absolute path of the original source.
+    /// Hash is the file's content hash (sleuth/slicer/source_hash.h), as in format version 2;
+    /// version 1 hashed the path with the text.
+    bool ContentHash = true;
   };
   struct Function {
     unsigned File = 0;
@@ -68,7 +71,7 @@ struct CoverageFile {
   /// As load(), for text in memory; FileName is used in messages.
   static std::optional<CoverageFile> parse(std::string_view Text, std::string_view FileName,
                                            std::string &Error);
-  /// The file in the format load() reads.
+  /// The file in the format load() reads: version 2, or 1 when a source's hash is of version 1.
   std::string write() const;
 };
 

@@ -33,6 +33,8 @@ public:
     /// and #included elsewhere) has several CFGs: each variant's structure signature and
     /// its functions. Lines are shared by all variants.
     std::vector<std::pair<std::string, std::vector<unsigned>>> Variants;
+    /// Hash is the file's content hash (CoverageFile::Source::ContentHash).
+    bool ContentHash = false;
   };
   struct Function {
     unsigned Source = 0;

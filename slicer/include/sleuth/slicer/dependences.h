@@ -23,6 +23,9 @@ std::string_view siteKindName(SiteKind Kind);
 
 struct SourceFile {
   std::string Path; ///< Absolute path of the original source.
+  /// Its content hash when the program was built (sleuth/slicer/source_hash.h); empty in files
+  /// of format version 1, which have none.
+  std::string Hash;
 };
 
 struct Function {

@@ -17,6 +17,11 @@ namespace sleuth {
 std::string codeView(const DependenceGraph &G, const Slice &S,
                      std::vector<std::string> *Warnings = nullptr);
 
+/// One warning (no prefix) per source file of the slice whose text is not the one that ran (its
+/// content hash differs from the recorded one): `warning: src/foo.c changed since the run; lines
+/// may not match`. Every view shows lines by number, so each is preceded by these.
+std::vector<std::string> changedSourceWarnings(const DependenceGraph &G, const Slice &S);
+
 /// One line per slice node with dependences inside the slice, per function.
 std::string depsView(const DependenceGraph &G, const Slice &S);
 
