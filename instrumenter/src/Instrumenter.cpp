@@ -386,7 +386,7 @@ public:
           TableText = T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
           Sites = T.Coverage.numCounters();
         } else {
-          TableText = T.Sites.tables(Path, T.Suffix);
+          TableText = T.Sites.tables(Path, SM.getBufferData(File).str(), T.Suffix);
           Sites = unsigned(T.Sites.size());
         }
       }
@@ -573,21 +573,30 @@ InstrumentResult instrument(const InstrumentRequest &Request) {
     Result.Error = Request.File + ": no such file";
     return Result;
   }
-  std::vector<std::string> Args = Request.Arguments;
-  // Builtin headers (stddef.h, …) of the Clang we link against; warnings are the real
-  // compiler's business, so they are silenced here (-Werror must not fail the parse).
+  // What Clang rejects by default and GCC 12 (Debian 12's compiler) only warns of, so that a
+  // source the real compiler accepts is instrumented, not compiled as it was: old C's implicit
+  // declarations and implicit int, `return;` in a function of implicit int (and `return x;` in
+  // a void one), integers converted to pointers, mismatched (function) pointers; C++'s
+  // `register`, `"%"PRId64` without a space, class objects passed through `...`, and constants
+  // narrowed in initializers (GCC's -Wno-narrowing). First, so that the user's own warning
+  // options, which follow, decide as they do for the real compiler (-Werror=return-type).
+  std::vector<std::string> Args = {"-Wno-error=implicit-function-declaration",
+                                   "-Wno-error=implicit-int",
+                                   "-Wno-error=return-type",
+                                   "-Wno-error=int-conversion",
+                                   "-Wno-error=incompatible-pointer-types",
+                                   "-Wno-error=incompatible-function-pointer-types",
+                                   "-Wno-error=register",
+                                   "-Wno-error=reserved-user-defined-literal",
+                                   "-Wno-error=non-pod-varargs",
+                                   "-Wno-error=c++11-narrowing"};
+  Args.insert(Args.end(), Request.Arguments.begin(), Request.Arguments.end());
+  // Builtin headers (stddef.h, …) of the Clang we link against. Warnings are the real
+  // compiler's business: -w silences them, also those a -Werror made errors; what Clang makes
+  // an error by default stays one unless the options above or the user's turned it down.
   Args.push_back("-resource-dir=" SLEUTH_CLANG_RESOURCE_DIR);
   Args.push_back("-w");
   Args.push_back("-Wno-error");
-  // What Clang rejects by default and GCC 12 (Debian 12's compiler) only warns of: old C's
-  // implicit declarations, implicit int, integers converted to pointers, mismatched function
-  // pointers, and constants narrowed in C++ initializers (GCC's -Wno-narrowing). A source that
-  // the real compiler accepts is instrumented, not compiled as it was.
-  for (const char *Lenient :
-       {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
-        "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
-        "-Wno-error=c++11-narrowing"})
-    Args.push_back(Lenient);
   // No "N errors generated." on stderr: the first error is the one-line message.
   Args.push_back("-fno-caret-diagnostics");
   std::string Directory = Request.Directory.empty() ? "." : Request.Directory;

@@ -270,6 +270,12 @@ bool matters(llvm::StringRef A) {
                            "-fvisibility="});
 }
 
+// -Wall, -Wno-return-type, -Werror=implicit-int, ...: not -Wl,... -Wa,... or -Wp,... (the
+// preprocessor options, which matters() keeps).
+bool isWarningOption(llvm::StringRef A) {
+  return A.starts_with("-W") && A.size() > 2 && !startsWithAny(A, {"-Wl,", "-Wa,", "-Wp,"});
+}
+
 Language languageOf(llvm::StringRef Path, llvm::StringRef X, bool CxxDriver) {
   if (!X.empty() && X != "none")
     return llvm::StringSwitch<Language>(X)
@@ -417,6 +423,11 @@ std::vector<std::string> parseArguments(const CompileCommand &Command, const Com
         Out.push_back("-pedantic");
       continue;
     }
+    // The user's warning options: they decide what the real compiler rejects (-Werror=...)
+    // and what it accepts (-Wno-return-type), and the parse must agree. Clang ignores the
+    // GCC-only ones under the parse's -w. Not -Wl, and -Wa, (linker and assembler options).
+    if (isWarningOption(A))
+      Keep = true;
     if (Keep) {
       Out.push_back(A);
       if (Separate && I + 1 < Command.Args.size())

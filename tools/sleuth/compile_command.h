@@ -43,8 +43,9 @@ CompileCommand parseCompileCommand(std::vector<std::string> Args, bool CxxDriver
 bool takesSeparateValue(const std::string &Option);
 
 /// The arguments Clang needs to parse Input as the real compiler will compile it: macros,
-/// include paths, language standard and the few -f/-m options that change predefined macros
-/// or the language. Options Clang may not know (GCC's -f and -m flags, warnings) stay out.
+/// include paths, language standard, the few -f/-m options that change predefined macros or
+/// the language, and the warning options (-Wno-..., -Werror=...: what the real compiler
+/// accepts). Other options Clang may not know (GCC's -f and -m flags) stay out.
 std::vector<std::string> parseArguments(const CompileCommand &Command, const CommandInput &Input);
 
 /// Args with every input removed (the options of a one-source compile of any of them).

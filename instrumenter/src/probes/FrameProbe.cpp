@@ -374,6 +374,20 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
     return true;
   }
   std::string Name = "<" + F.Name + "() return value>";
+  // Old C's `return x;` in a void function, which GCC only warns of (Clang casts the value to
+  // void): the value is evaluated and dropped, no caller receives one. Evaluated in the frame,
+  // as a discarded expression statement is, its reads go nowhere (left pending after the frame
+  // was left, the caller's next node would take them).
+  CharSourceRange RV = F.Ctx.expansionRange(Value);
+  if (!F.isCxx() && !Value->IgnoreImpCasts()->getType()->isVoidType() &&
+      F.Function->getReturnType()->isVoidType() && RV.isValid()) {
+    F.Ctx.replace(CharSourceRange::getCharRange(R.getBegin(), RV.getBegin()), "{ (void)(");
+    F.Ctx.wrap(CharSourceRange::getCharRange(RV.getEnd(), RV.getEnd()), "", ")");
+    F.Ctx.wrap(CharSourceRange::getCharRange(After, After), "",
+               std::string(" sleuth_discard();") +
+                   (LeaveHere ? " sleuth_leave(__builtin_frame_address(0));" : "") + " return; }");
+    return true;
+  }
   if (Value->getType()->isVoidType()) {
     if (LeaveHere)
       F.Ctx.wrap(Whole, "{ sleuth_leave(__builtin_frame_address(0)); ", " }");
@@ -409,7 +423,6 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   }
   QualType Returned = F.Function->getReturnType().getCanonicalType();
   QualType Given = Value->IgnoreParenImpCasts()->getType().getCanonicalType();
-  CharSourceRange RV = F.Ctx.expansionRange(Value);
   if (RV.isInvalid())
     return false;
   if (Returned->isPointerType() && Given->isIntegerType()) {
