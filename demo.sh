@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 bash scripts/bootstrap.sh >&2
 build=${SLEUTH_BUILD_DIR:-build}
-PATH=$PWD/$build/tools/sleuth:$PATH
+case $build in
+/*) PATH=$build/tools/sleuth:$PATH ;;
+*) PATH=$PWD/$build/tools/sleuth:$PATH ;;
+esac
 mkdir -p "$build/demo"
 set -x
 sleuth c++ -O1 -o "$build/demo/middle" examples/middle.cpp

@@ -3,8 +3,7 @@
  * build by bench/runtime's `deps-noop` variant. It registers no unit, so the inline paths of
  * runtime.h always fall through to its (empty) slow paths: it measures the instrumentation
  * with every probe a call into an empty function, not what the inline paths cost with the real
- * runtime: since those (session 9) it is no floor under dependency mode any more, only what
- * the probes cost as calls.
+ * runtime: it is no floor under dependency mode, only what the probes cost as calls.
  *
  * Compiled against the real header, so that a probe whose signature changes fails to build
  * here rather than measure something else. */

@@ -1,9 +1,9 @@
 // The probes of small loops take the always-inlined twins of the runtime header's local fast
 // paths (`sleuth_getc_hot`, `sleuth::rdc_hot`, ...). Everywhere else a probe calls the file's
-// one out-of-line copy: inlined at every probe, those paths made compiles several times slower
-// (bench/RESULTS.md), yet a call per probe is most of what a tight loop costs (zlib's
-// longest_match compares two bytes per iteration and spent three quarters of its time in its
-// probes' calls).
+// one out-of-line copy: inlined at every probe, those paths make compiles several times
+// slower, yet a call per probe is most of what a tight loop costs (zlib's longest_match
+// compares two bytes per iteration and spends three quarters of its time in its probes'
+// calls).
 #pragma once
 
 #include "Context.h"
