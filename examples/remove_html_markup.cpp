@@ -29,3 +29,8 @@ int main() {
     std::printf("%s\n", result.c_str());
     return 0;
 }
+
+// The slices differ from the book's listing in one way: the statements of the range-based `for`
+// are control dependent on the loop's test, as a `while` body is on its condition. The book's
+// Python tracker makes no test node for `for` loops; that is a limit of its tracker, not of the
+// dependence model.

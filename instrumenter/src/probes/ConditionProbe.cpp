@@ -19,28 +19,36 @@ static void mapInnerTerminators(const Stmt *S, unsigned Site, FunctionInstrument
     mapInnerTerminators(C, Site, F);
 }
 
-void ConditionProbe::wrapTest(CharSourceRange R, unsigned Site, const std::string &Unit,
-                              const std::string &ValueFlow, const Stmt *Full,
-                              FunctionInstrumenter &F) {
+std::pair<std::string, std::string> ConditionProbe::testText(unsigned Site, const std::string &Unit,
+                                                             const std::string &ValueFlow,
+                                                             const Stmt *Full,
+                                                             FunctionInstrumenter &F) {
   // Once the outcome is known the test sets the locals of the groups of controllers it belongs
   // to, and passes what it read on into the enclosing expression's value (ValueFlow, for tests
   // of `&&`, `||`, `?:` inside expressions): `(sleuth_test(...) ? (EFFECTS, 1) : (EFFECTS, 0))`;
   // the outcome is 0 or 1 already.
   std::string Probe = F.nodeProbe("sleuth_test", Full);
-  F.Ctx.wrap(R, F.defer([&F, Site, Unit, ValueFlow, Probe] {
-    bool Plain = F.testEffects(Site).empty() && ValueFlow.empty();
-    return std::string(Plain ? "" : "(") + Probe + "(" + Unit + ", (";
-  }),
-             F.defer([&F, Site, ValueFlow] {
-               std::string Effects = F.testEffects(Site);
-               if (Effects.empty() && ValueFlow.empty())
-                 return std::string(") ? 1 : 0)");
-               // Each a cast to void: clang's -Wcomma takes nothing else before a comma.
-               std::string Both = ValueFlow.empty() ? "" : "(void)(" + ValueFlow + ")";
-               if (!Effects.empty())
-                 Both += (Both.empty() ? "" : ", ") + std::string("(void)(") + Effects + ")";
-               return ") ? 1 : 0) ? (" + Both + ", 1) : (" + Both + ", 0))";
-             }));
+  return {F.defer([&F, Site, Unit, ValueFlow, Probe] {
+            bool Plain = F.testEffects(Site).empty() && ValueFlow.empty();
+            return std::string(Plain ? "" : "(") + Probe + "(" + Unit + ", (";
+          }),
+          F.defer([&F, Site, ValueFlow] {
+            std::string Effects = F.testEffects(Site);
+            if (Effects.empty() && ValueFlow.empty())
+              return std::string(") ? 1 : 0)");
+            // Each a cast to void: clang's -Wcomma takes nothing else before a comma.
+            std::string Both = ValueFlow.empty() ? "" : "(void)(" + ValueFlow + ")";
+            if (!Effects.empty())
+              Both += (Both.empty() ? "" : ", ") + std::string("(void)(") + Effects + ")";
+            return ") ? 1 : 0) ? (" + Both + ", 1) : (" + Both + ", 0))";
+          })};
+}
+
+void ConditionProbe::wrapTest(CharSourceRange R, unsigned Site, const std::string &Unit,
+                              const std::string &ValueFlow, const Stmt *Full,
+                              FunctionInstrumenter &F) {
+  auto [Prefix, Suffix] = testText(Site, Unit, ValueFlow, Full, F);
+  F.Ctx.wrap(R, Prefix, Suffix);
 }
 
 bool ConditionProbe::instrument(const Stmt *S, FunctionInstrumenter &F) {

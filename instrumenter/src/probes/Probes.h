@@ -75,10 +75,16 @@ public:
   static void wrapTest(clang::CharSourceRange R, unsigned Site, const std::string &Unit,
                        const std::string &ValueFlow, const clang::Stmt *Full,
                        FunctionInstrumenter &F);
+  /// The text that goes before and after a condition to make it test Site (see wrapTest).
+  static std::pair<std::string, std::string> testText(unsigned Site, const std::string &Unit,
+                                                      const std::string &ValueFlow,
+                                                      const clang::Stmt *Full,
+                                                      FunctionInstrumenter &F);
 };
 
-/// Range-for: each iteration writes the loop variable from the range (as the book's `for c in
-/// s` makes `c` depend on `s`).
+/// Range-for: the loop is a test, which reads the range's object and controls the body as a
+/// `while` condition does; each iteration writes the loop variable (each name of a structured
+/// binding) from the element and the range's object.
 class RangeForProbe {
 public:
   static bool instrument(const clang::CXXForRangeStmt *For, FunctionInstrumenter &F);

@@ -1,45 +1,126 @@
 #include "Probes.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
 namespace sleuth::instrumenter {
 
+// The implicit `*__begin` that initializes a range-for's variable, under the conversions and the
+// copy that make the variable's value of it; null if there is none.
+static const Expr *elementOf(const Expr *Init) {
+  while (Init) {
+    Init = Init->IgnoreImplicit();
+    if (const auto *U = dyn_cast<UnaryOperator>(Init))
+      return U->getOpcode() == UO_Deref ? U : nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Init))
+      return Op->getOperator() == OO_Star ? Op : nullptr;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+    if (!Construct || Construct->getNumArgs() != 1)
+      return nullptr;
+    Init = Construct->getArg(0);
+  }
+  return nullptr;
+}
+
+// True if S names one of Names: repeated inside the body, where the loop variable is in scope,
+// the name would be the variable's.
+static bool namesAny(const Stmt *S,
+                     const std::vector<std::pair<std::string, SourceLocation>> &Names) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    for (const auto &Name : Names)
+      if (Ref->getDecl()->getNameAsString() == Name.first)
+        return true;
+  for (const Stmt *Child : S->children())
+    if (namesAny(Child, Names))
+      return true;
+  return false;
+}
+
 bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter &F) {
   const VarDecl *Var = For->getLoopVariable();
   const Expr *Range = For->getRangeInit();
   const Stmt *Body = For->getBody();
-  if (!Var || !Range || !Body || Var->getType()->isReferenceType() ||
-      Var->getType()->isDependentType() || Range->isInstantiationDependent() ||
-      !Range->isLValue() || !isRepeatable(Range, F.Ctx.Ast) || !hasAddress(Range))
+  // Inside a template pattern the loop has no implicit statements yet (the CFG has no loop to
+  // control anything).
+  if (!Var || !Range || !Body || !For->getCond() || For->getForLoc().isMacroID() ||
+      Var->getType()->isDependentType() || Range->isInstantiationDependent())
     return false;
-  CharSourceRange RangeText = F.Ctx.fileRange(Range), BodyRange = F.Ctx.statementRange(Body);
-  if (RangeText.isInvalid() || BodyRange.isInvalid() ||
-      F.Ctx.fileRange(Var->getSourceRange()).isInvalid())
+  CharSourceRange BodyRange = F.Ctx.statementRange(Body);
+  if (BodyRange.isInvalid())
     return false;
-  // The element's copy is written: the loop variable, or each name of a structured binding
-  // (`for (auto [key, value] : pairs)`, whose variable has no name), which is what the body
-  // reads; a bit-field's binding has no address.
-  std::vector<std::pair<std::string, SourceLocation>> Written;
+  // The variable's declaration, up to the colon (a range-for variable's own range may take it).
+  CharSourceRange VarRange;
+  if (Var->getBeginLoc().isFileID() && For->getColonLoc().isFileID())
+    VarRange = CharSourceRange::getCharRange(Var->getBeginLoc(), For->getColonLoc());
+  // The names the body reads the element by: the loop variable, or each name of a structured
+  // binding (`for (auto [key, value] : pairs)`, whose variable has no name); a bit-field's
+  // binding has no address.
+  std::vector<std::pair<std::string, SourceLocation>> Names;
   if (const auto *Bindings = dyn_cast<DecompositionDecl>(Var)) {
     for (const BindingDecl *B : Bindings->bindings()) {
       const Expr *Bound = B->getBinding();
       if (!B->getDeclName().isEmpty() && Bound && !Bound->refersToBitField())
-        Written.emplace_back(B->getNameAsString(), B->getLocation());
+        Names.emplace_back(B->getNameAsString(), B->getLocation());
     }
   } else if (!Var->getDeclName().isEmpty()) {
-    Written.emplace_back(Var->getNameAsString(), Var->getLocation());
+    Names.emplace_back(Var->getNameAsString(), Var->getLocation());
   }
-  if (Written.empty())
-    return false;
-  std::string R = F.Ctx.text(RangeText);
-  std::string Probe = " sleuth_get(__builtin_addressof(" + R + "), sizeof(" + R + "));";
-  for (const auto &[Name, Location] : Written) {
-    unsigned Site = F.addSite(SiteKind::Var, Body, Location, Name);
-    Probe += " (void)sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
-             ", __builtin_addressof(" + Name + "), sizeof(" + Name + "));";
+
+  // The range's object, read by the test and by the variable: a container's size and storage
+  // (the elements of a contiguous one are read one at a time, below). An array's bound is
+  // fixed, and its object is its elements: the test reads nothing of it.
+  std::string Object;
+  if (Range->isLValue() && Range->getType()->isRecordType() && isRepeatable(Range, F.Ctx.Ast) &&
+      hasAddress(Range) && !namesAny(Range, Names)) {
+    CharSourceRange RangeText = F.Ctx.fileRange(Range);
+    if (RangeText.isValid()) {
+      std::string R = F.Ctx.text(RangeText);
+      Object = "__builtin_addressof(" + R + "), sizeof(" + R + ")";
+    }
+  }
+  auto ReadObject = [&F, &Object](unsigned Site) {
+    return Object.empty() ? std::string()
+                          : " sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                                std::to_string(Site) + "u, " + Object + ");";
+  };
+
+  // The loop's test, `__begin != __end`, has no text to wrap: its node is made where the body
+  // begins, with the outcome that got there. The body's statements, and the variable's writes,
+  // are controlled by it as a `while` body by its condition.
+  unsigned Test = F.addSite(SiteKind::Test, For->getCond(), For->getForLoc(), "<test>");
+  auto [TestPrefix, TestSuffix] = ConditionProbe::testText(
+      Test, F.Ctx.unitAndSite(Test) + ", " + F.control(Test), "", nullptr, F);
+  std::string Probe = ReadObject(Test) + " (void)" + TestPrefix + "1" + TestSuffix + ";";
+  F.mapTerminator(For, Test);
+
+  // A variable of its own (a copy of the element) is written each iteration at the loop's line,
+  // from the element and the range's object. The element is only named by `*__begin`: a copy
+  // of an lvalue element takes it from a reference of the instrumentation's,
+  // `for (auto &&__sleuth_eN : v) { int y = __sleuth_eN; ...`, which reads its bytes (written
+  // one at a time by `v[1] = 7`). A reference variable is the element itself: the body reads
+  // it, and the range's object through the test.
+  if (!Var->getType()->isReferenceType() && !Names.empty()) {
+    const Expr *Element = elementOf(Var->getInit());
+    std::string Reference;
+    if (Element && Element->isLValue() && VarRange.isValid()) {
+      Reference = "__sleuth_e" + std::to_string(F.FunctionId) + "_" + std::to_string(Test);
+      Probe += " " + F.Ctx.text(VarRange) + " = " + Reference + ";";
+      F.Ctx.replace(VarRange, "auto &&" + Reference + " ");
+    }
+    for (const auto &[Name, Location] : Names) {
+      unsigned Site = F.addSite(SiteKind::Var, For->getLoopVarStmt(), Location, Name);
+      Probe += ReadObject(Site);
+      if (!Reference.empty())
+        Probe += " sleuth::rdc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                 std::to_string(Site) + "u, " + Reference + ");";
+      Probe += " (void)sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+               ", __builtin_addressof(" + Name + "), sizeof(" + Name + "));";
+    }
   }
   if (const auto *Block = dyn_cast<CompoundStmt>(Body))
     F.Ctx.insertAfterToken(F.Ctx.SM.getFileLoc(Block->getLBracLoc()), Probe);

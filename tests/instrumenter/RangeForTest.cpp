@@ -1,0 +1,195 @@
+// Range-based `for` in dependence mode (RangeForProbe): the loop's implicit test is a <test>
+// node made where the body begins, reading the range's object; the body's sites are controlled
+// by it; a copy of an lvalue element is taken from a reference of the instrumentation's, so that
+// the loop variable's write reads the element's bytes.
+#include "sleuth/instrumenter/instrumenter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+
+using namespace sleuth;
+
+namespace {
+
+class RangeForTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-range-for-test", Root));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  std::string rewrite(const std::string &Source) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, "loop.cpp");
+    std::ofstream(std::string(P), std::ios::binary) << Source;
+    InstrumentRequest R;
+    R.File = std::string(P);
+    R.Arguments = {"-std=c++20"};
+    R.ShowDiagnostics = false;
+    R.StaticReads = false;
+    InstrumentResult Result = instrument(R);
+    EXPECT_TRUE(Result.Ok) << Result.Error;
+    return Result.Text;
+  }
+
+  /// The site of the test node made at the start of the body that follows Header (the loop's
+  /// header as rewritten, a regular expression), or -1.
+  static int testSite(const std::string &Text, const std::string &Header) {
+    std::smatch M;
+    std::regex Test(Header +
+                    "\\s*\\{(?: sleuth_getc(?:_hot)?\\([^;]*\\);)? \\(void\\)"
+                    "sleuth_test(?:_hot)?\\(&__sleuth_tu, ([0-9]+)u, [^;]*\\(1\\) \\? 1 : 0");
+    return std::regex_search(Text, M, Test) ? std::stoi(M[1]) : -1;
+  }
+
+  llvm::SmallString<128> Root;
+};
+
+/// Rows of the site table: kind, flags, line, column, function, first controller, controllers.
+struct SiteRow {
+  unsigned Kind, Flags, Line, Column, Controllers;
+  std::string Name;
+};
+std::vector<SiteRow> sites(const std::string &Text) {
+  std::vector<SiteRow> Rows;
+  size_t At = Text.find("__sleuth_sites[] = {");
+  std::string Table = Text.substr(At, Text.find("};", At) - At);
+  std::regex Row("\\{([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), [0-9]+, [0-9]+, ([0-9]+), "
+                 "\"([^\"]*)\"\\}");
+  for (auto It = std::sregex_iterator(Table.begin(), Table.end(), Row);
+       It != std::sregex_iterator(); ++It)
+    Rows.push_back({unsigned(std::stoul((*It)[1])), unsigned(std::stoul((*It)[2])),
+                    unsigned(std::stoul((*It)[3])), unsigned(std::stoul((*It)[4])),
+                    unsigned(std::stoul((*It)[5])), (*It)[6]});
+  return Rows;
+}
+
+TEST_F(RangeForTest, TheLoopIsATestThatControlsItsBody) {
+  // Without the test node the body's write had no controller and passed the quiet control.
+  std::string Text = rewrite("#include <vector>\n"
+                             "int f(const std::vector<int> &v) {\n"
+                             "  int s = 0;\n"
+                             "  for (int y : v)\n"
+                             "    s += y;\n"
+                             "  return s;\n"
+                             "}\n");
+  int Test = testSite(Text, "for \\(auto &&__sleuth_e[0-9]+_[0-9]+ : v\\)");
+  ASSERT_GE(Test, 0) << Text;
+  // The test reads the vector's object, checked against its own node.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_getc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " +
+                       std::to_string(Test) +
+                       "u, __builtin_addressof\\(v\\), sizeof\\(v\\)\\); \\(void\\)sleuth_test")))
+      << Text;
+  std::vector<SiteRow> Rows = sites(Text);
+  ASSERT_LT(unsigned(Test), Rows.size());
+  EXPECT_EQ(Rows[Test].Name, "<test>");
+  EXPECT_EQ(Rows[Test].Line, 4u);
+  // s += y (line 5) and the write of y (line 4) each have one controller, the loop's test,
+  // which always ran before them: a static edge (the probe passes 0u).
+  bool Body = false, Variable = false;
+  for (const SiteRow &R : Rows) {
+    if (R.Line == 5 && R.Name == "s") {
+      Body = true;
+      EXPECT_EQ(R.Controllers, 1u);
+      EXPECT_NE(R.Flags & 4u, 0u) << "static control (SLEUTH_FLAG_STATIC_CONTROL)";
+    }
+    if (R.Line == 4 && R.Name == "y") {
+      Variable = true;
+      EXPECT_EQ(R.Controllers, 1u);
+    }
+  }
+  EXPECT_TRUE(Body && Variable) << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_def(?:_nopending)?(?:_hot)?\\(&__sleuth_tu, [0-9]+u, 0u\\)")))
+      << Text;
+}
+
+TEST_F(RangeForTest, ACopyOfAnElementReadsTheElement) {
+  // `int y` is declared at the body's start from a reference to the element, which the write of
+  // y reads (checked against y's node), with the vector's object.
+  std::string Text = rewrite("#include <vector>\n"
+                             "int f(const std::vector<int> &v) {\n"
+                             "  int s = 0;\n"
+                             "  for (const int y : v) { s += y; }\n"
+                             "  return s;\n"
+                             "}\n");
+  std::smatch M;
+  ASSERT_TRUE(
+      std::regex_search(Text, M, std::regex("for \\(auto &&(__sleuth_e[0-9]+_[0-9]+) : v\\)")))
+      << Text;
+  std::string Reference = M[1];
+  EXPECT_NE(Text.find("const int y = " + Reference + ";"), std::string::npos) << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text,
+      std::regex("sleuth::rdc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], ([0-9]+)u, " +
+                 Reference +
+                 "\\); \\(void\\)sleuth_decl(?:_hot)?\\(&__sleuth_tu, \\1u, "
+                 "[^;]*__builtin_addressof\\(y\\), sizeof\\(y\\)\\)")))
+      << Text;
+}
+
+TEST_F(RangeForTest, EachBindingOfAMapReadsTheMap) {
+  // By value: both names are written, each reading the map and the element (a node consumes
+  // the pending reads, so the second name read nothing when they were pushed). By reference:
+  // no copy, but the loop still tests, reading the map.
+  std::string Text = rewrite("#include <map>\n"
+                             "#include <string>\n"
+                             "int f(const std::map<std::string, int> &m) {\n"
+                             "  int s = 0;\n"
+                             "  for (auto [k, x] : m)\n"
+                             "    s += x + int(k.size());\n"
+                             "  for (const auto &[k, x] : m)\n"
+                             "    s += x;\n"
+                             "  return s;\n"
+                             "}\n");
+  for (const char *Name : {"k", "x"})
+    EXPECT_TRUE(std::regex_search(
+        Text,
+        std::regex("sleuth_getc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], ([0-9]+)u, "
+                   "__builtin_addressof\\(m\\), sizeof\\(m\\)\\); sleuth::rdc(?:_hot)?\\("
+                   "&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], \\1u, __sleuth_e[0-9_]+\\); "
+                   "\\(void\\)sleuth_decl(?:_hot)?\\(&__sleuth_tu, \\1u, [^;]*"
+                   "__builtin_addressof\\(" +
+                   std::string(Name) + "\\)")))
+        << Name << "\n"
+        << Text;
+  EXPECT_GE(testSite(Text, "for \\(const auto &\\[k, x\\] : m\\)"), 0) << Text;
+}
+
+TEST_F(RangeForTest, ArraysAndReferences) {
+  // A reference is the element: no copy, the body's write goes to the element. An array's
+  // bound is fixed: its test reads nothing of it.
+  std::string Text = rewrite("int f() {\n"
+                             "  int a[3] = {1, 2, 3};\n"
+                             "  for (auto &e : a)\n"
+                             "    e *= 2;\n"
+                             "  int s = 0;\n"
+                             "  for (int e : a)\n"
+                             "    s += e;\n"
+                             "  return s;\n"
+                             "}\n");
+  EXPECT_GE(testSite(Text, "for \\(auto &e : a\\)"), 0) << Text;
+  EXPECT_GE(testSite(Text, "for \\(auto &&__sleuth_e[0-9_]+ : a\\)"), 0) << Text;
+  EXPECT_FALSE(std::regex_search(Text, std::regex("sleuth_getc[^;]*__builtin_addressof\\(a\\)")))
+      << Text;
+}
+
+TEST_F(RangeForTest, DependentLoopsInTemplatesAreLeftAlone) {
+  // The pattern has no implicit statements yet: no test to make.
+  std::string Text = rewrite("template <class C> int f(const C &c) {\n"
+                             "  int s = 0;\n"
+                             "  for (auto y : c)\n"
+                             "    s += y;\n"
+                             "  return s;\n"
+                             "}\n"
+                             "int g() { int a[2] = {1, 2}; return f(a); }\n");
+  EXPECT_NE(Text.find("for (auto y : c)\n"), std::string::npos) << Text;
+}
+
+} // namespace
