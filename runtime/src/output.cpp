@@ -208,6 +208,14 @@ const int StopSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 std::atomic<pid_t> FinalWriter{0};
 std::atomic<bool> FinalWriteComplete{false};
 
+sigset_t stopSignalSet() {
+  sigset_t Set;
+  sigemptyset(&Set);
+  for (int Signal : StopSignals)
+    sigaddset(&Set, Signal);
+  return Set;
+}
+
 bool isStopSignal(int Signal) {
   for (int S : StopSignals)
     if (S == Signal)
@@ -278,12 +286,8 @@ void installExitHandlers() {
   for (int Signal : FaultSignals)
     handleSignal(Signal, SA_RESETHAND | SA_ONSTACK | SA_NODEFER, NoMask);
   // While the record is written, every stop signal waits.
-  sigset_t Stops;
-  sigemptyset(&Stops);
   for (int Signal : StopSignals)
-    sigaddset(&Stops, Signal);
-  for (int Signal : StopSignals)
-    handleSignal(Signal, SA_RESETHAND | SA_ONSTACK, Stops);
+    handleSignal(Signal, SA_RESETHAND | SA_ONSTACK, stopSignalSet());
 }
 
 /// Creates the missing directories above File (a path of at most 4200 bytes), as `mkdir -p`
@@ -392,10 +396,7 @@ void writeOutputFiles(WriteReason Reason, int Code) {
     return;
   FinalWriter.store(gettid());
   // A stop signal now (Ctrl-C as the program exits) is held until the record is complete.
-  sigset_t Stops, Saved;
-  sigemptyset(&Stops);
-  for (int Signal : StopSignals)
-    sigaddset(&Stops, Signal);
+  sigset_t Stops = stopSignalSet(), Saved;
   pthread_sigmask(SIG_BLOCK, &Stops, &Saved);
   if (hasDependenceUnits())
     writeDependenceFile(Reason, Code);
