@@ -643,6 +643,12 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     if (!MemoryCallProbe::instrument(C, *this) && !FormatCallProbe::instrument(C, *this) &&
         !LibraryCallProbe::instrument(C, *this))
       CallProbe::instrument(C, *this);
+    // A call that may throw inside a try block: what it read is pushed, not checked against
+    // the node that takes its value, so that a throw of the library's finds it pending and the
+    // handler depends on it (sleuth_caught). A callee of the program's takes its arguments
+    // anyway.
+    if (mayThrowInsideTry(C))
+      pushReads(C);
     return;
   }
   if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
@@ -654,8 +660,74 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     CompoundLiteralProbe::instrument(L, *this);
     return;
   }
+  if (const auto *Throw = dyn_cast<CXXThrowExpr>(S)) {
+    ExceptionProbe::instrumentThrow(Throw, *this);
+    return;
+  }
+  if (const auto *Try = dyn_cast<CXXTryStmt>(S)) {
+    ExceptionProbe::instrumentHandlers(Try, *this);
+    return;
+  }
   if (const auto *R = dyn_cast<ReturnStmt>(S))
     FrameProbe::instrument(R, *this);
+}
+
+bool FunctionInstrumenter::mayThrowInsideTry(const CallExpr *Call) const {
+  if (!isCxx())
+    return false;
+  QualType CalleeType = Call->getCallee()->getType();
+  if (const auto *Pointer = CalleeType->getAs<PointerType>())
+    CalleeType = Pointer->getPointeeType();
+  if (const FunctionDecl *Callee = Call->getDirectCallee())
+    CalleeType = Callee->getType();
+  if (const auto *Proto = CalleeType->getAs<FunctionProtoType>(); Proto && Proto->isNothrow())
+    return false;
+  for (const Stmt *Child = Call, *P = Ctx.parent(Call); P; Child = P, P = Ctx.parent(P)) {
+    if (isa<LambdaExpr, BlockExpr>(P))
+      return false;
+    if (const auto *Try = dyn_cast<CXXTryStmt>(P))
+      if (Try->getTryBlock() == Child)
+        return true;
+  }
+  return false;
+}
+
+void FunctionInstrumenter::controlHandlers(const ParentMap &Parents) {
+  // A handler runs because an exception reached it, which the CFG does not see: its statements
+  // that no test inside it controls have its <catch> test as their controller instead of what
+  // the CFG made of the try's dispatch.
+  if (HandlerSites.empty())
+    return;
+  llvm::DenseMap<unsigned, const Stmt *> AnchorOf;
+  for (auto &[SiteId, Anchor] : Anchors)
+    AnchorOf[SiteId] = Anchor;
+  auto InnermostHandler = [&](const Stmt *S) -> const CXXCatchStmt * {
+    for (const Stmt *P = S; P; P = Parents.getParent(P))
+      if (const auto *Handler = dyn_cast<CXXCatchStmt>(P))
+        return Handler;
+    return nullptr;
+  };
+  auto Inside = [&](const Stmt *S, const Stmt *Outer) {
+    for (const Stmt *P = S; P; P = Parents.getParent(P))
+      if (P == Outer)
+        return true;
+    return false;
+  };
+  for (auto &[SiteId, Anchor] : Anchors) {
+    const CXXCatchStmt *Handler = InnermostHandler(Anchor);
+    auto Found = Handler ? HandlerSites.find(Handler) : HandlerSites.end();
+    if (Found == HandlerSites.end())
+      continue;
+    std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
+    std::vector<unsigned> Own;
+    for (unsigned Test : Controllers)
+      if (const Stmt *TestAnchor = AnchorOf.lookup(Test); TestAnchor && Inside(TestAnchor, Handler))
+        Own.push_back(Test);
+    if (Own.empty())
+      Own.push_back(Found->second);
+    Controllers = std::move(Own);
+    LooseControl.erase(SiteId);
+  }
 }
 
 void FunctionInstrumenter::computeControlDependences() {
@@ -747,6 +819,8 @@ void FunctionInstrumenter::computeControlDependences() {
     if (Loose.contains(It->first))
       LooseControl.insert(SiteId);
   }
+
+  controlHandlers(Parents);
 
   // A site one test T controls may still run before T in a frame: a loop's test, which T in the
   // body controls through the back edge, runs first when the loop is entered; a call inside

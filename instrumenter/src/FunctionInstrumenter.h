@@ -14,6 +14,8 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -164,6 +166,11 @@ public:
   std::string readCache();
   /// Control-flow decisions inside the condition of test `Site` (&&, ||, ?:) map to it.
   void mapTerminator(const clang::Stmt *Terminator, unsigned Site);
+  /// The statements of `Handler` that no test inside it controls are controlled by its
+  /// <catch> test `Site` (Clang's CFG has no edges for exceptions).
+  void mapHandler(const clang::CXXCatchStmt *Handler, unsigned Site) {
+    HandlerSites[Handler] = Site;
+  }
   bool hasTerminatorSite(const clang::Stmt *Terminator) const {
     return TerminatorSites.contains(Terminator);
   }
@@ -215,6 +222,9 @@ private:
   void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
   void computeControlDependences();
+  void controlHandlers(const clang::ParentMap &Parents);
+  /// True if Call may throw and is inside the try block of a try statement of this function.
+  bool mayThrowInsideTry(const clang::CallExpr *Call) const;
   void computeControlGroups();
   void resolveDeferred(size_t FirstEdit, size_t FirstReplacement);
   std::pair<unsigned, unsigned> readRange(const clang::Stmt *S) const;
@@ -267,6 +277,7 @@ private:
   unsigned Probes = 0;
   std::vector<std::pair<unsigned, const clang::Stmt *>> Anchors;
   llvm::DenseMap<const clang::Stmt *, unsigned> TerminatorSites;
+  llvm::DenseMap<const clang::CXXCatchStmt *, unsigned> HandlerSites;
   llvm::DenseMap<const clang::Stmt *, unsigned> ProbesInside;
   llvm::DenseSet<const clang::Stmt *> Consumed;
   llvm::DenseSet<const clang::Stmt *> RecordedCalls;

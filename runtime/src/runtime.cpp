@@ -207,6 +207,24 @@ void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node, unsig
   T.Last = Node;
 }
 
+// Makes the node of the program's throw that has none yet, if there is one, and returns true.
+// In the throw's own frame it reads what the operand pushed; from another (a handler up the
+// stack completing a rethrow the runtime did not see leave) it has the throw's control alone.
+bool makeThrowNode(ThreadState &T) {
+  ThreadState::PendingThrow W = T.Throwing;
+  if (!W.Tu)
+    return false;
+  T.Throwing = {};
+  size_t From = T.Pending.size();
+  if (W.Depth == T.Frames.size() && W.Height >= T.Frames.back().reads && W.Height <= From)
+    From = W.Height;
+  unsigned Node = nodeOf(W.Tu, W.Site);
+  makeNode(T, W.Tu, W.Site, Node, W.Ctl, From);
+  T.Thrown = Node + 1;
+  T.ThrownReads.clear();
+  return true;
+}
+
 // Remembers Origin (1 + a node) in a checked read's cache of two, the older one out.
 void remember(unsigned *Cache, unsigned Origin) {
   if (__atomic_load_n(&Cache[0], __ATOMIC_RELAXED) == Origin)
@@ -866,6 +884,34 @@ void sleuth_completed_slow(sleuth_func_state *State, unsigned Func, unsigned Cc)
     return;
   thread().Completed.insert(uint64_t(Func) << 32 | Cc);
   rememberCompletion(*State, Cc);
+}
+
+void sleuth_throwing(sleuth_tu *Tu, unsigned Site, unsigned Ctl) {
+  ThreadState &T = thread();
+  T.Throwing = {Tu, Site, Ctl, static_cast<unsigned>(T.Frames.size()), T.Pending.size()};
+}
+
+unsigned sleuth_caught(unsigned Ctl) {
+  ThreadState &T = thread();
+  makeThrowNode(T);
+  for (uint32_t Read : T.ThrownReads)
+    T.Pending.push_back(Read);
+  T.ThrownReads.clear();
+  unsigned Thrown = T.Thrown;
+  T.Thrown = 0;
+  return Thrown != 0 ? Thrown : Ctl;
+}
+
+void sleuth_exception_thrown(void) {
+  // Any thread's exception comes here, also one of code that never ran a probe.
+  ThreadState *T = CurrentThread;
+  if (!T || makeThrowNode(*T))
+    return;
+  // The library threw: the exception depends on what its call read, the reads pending in the
+  // innermost instrumented frame (its arguments'), which unwinding that frame drops.
+  const Frame &F = T->Frames.back();
+  T->Thrown = 0;
+  T->ThrownReads.assign(T->Pending.begin() + F.reads, T->Pending.end());
 }
 
 void sleuth_flush(void) { writeDependenceFile(WriteReason::Explicit, 0); }

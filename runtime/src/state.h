@@ -182,6 +182,17 @@ struct ThreadState {
   /// node the signal may have cut short, whose static data edges are written out although it
   /// never completed (a read through a null pointer goes to the runtime before it faults).
   uint32_t InProgress = NoNode;
+  /// A program's `throw` whose node is not made yet (sleuth_throwing): the reads its operand
+  /// pushes come after Height, in frame Depth.
+  struct PendingThrow {
+    sleuth_tu *Tu = nullptr;
+    unsigned Site = 0, Ctl = 0, Depth = 0;
+    size_t Height = 0;
+  } Throwing;
+  /// What the exception in flight came from: the program's throw node (Thrown, 1 + the node;
+  /// 0: none), or, for one the library threw, the reads pending where it did (ThrownReads).
+  uint32_t Thrown = 0;
+  std::vector<uint32_t> ThrownReads;
   /// The data edges it recorded or found recorded, for the inline reads (sleuth_edge_known):
   /// published as sleuth_pending_reads.edges.
   unsigned long *EdgeKeys = nullptr;
@@ -250,3 +261,7 @@ bool hasDependenceUnits();
 const char *programName(); // argv[0] as read at start-up
 
 } // namespace sleuth::rt
+
+/// Called by the runtime's __cxa_throw (exception_hooks.cpp) as any exception leaves its throw:
+/// the exception's origin while the thrower's frame is still there (see sleuth_throwing).
+extern "C" void sleuth_exception_thrown(void);

@@ -41,8 +41,9 @@ llvm::raw_ostream &message() { return llvm::errs() << "sleuth " << CommandName <
 
 void warn(const llvm::Twine &Message) { message() << "warning: " << Message << "\n"; }
 
-/// The C library functions the runtime archive has hooks of (runtime/src/heap_hooks.cpp and
-/// input_hooks.cpp: `__wrap_NAME`, calling `__real_NAME`); a static link wraps each. One left
+/// The C and C++ library functions the runtime archive has hooks of (runtime/src/heap_hooks.cpp,
+/// input_hooks.cpp, exception_hooks.cpp: `__wrap_NAME`, calling `__real_NAME`); a static link
+/// wraps each. One left
 /// out would leave its `__real_` reference undefined; tests/e2e/wrapper.sh compares the list
 /// with the archive's symbols.
 constexpr const char *StaticHookSymbols[] = {"free",
@@ -91,7 +92,8 @@ constexpr const char *StaticHookSymbols[] = {"free",
                                              "__isoc99_swscanf",
                                              "__isoc99_vwscanf",
                                              "__isoc99_vfwscanf",
-                                             "__isoc99_vswscanf"};
+                                             "__isoc99_vswscanf",
+                                             "__cxa_throw"};
 
 std::string runtimeIncludeDirectory();
 
@@ -429,7 +431,9 @@ struct Wrapper {
                   {"-Wl,--push-state,--as-needed", "-x", "none", Shared, "-Wl,--pop-state",
                    "-Wl,-rpath," + std::string(llvm::sys::path::parent_path(Shared))});
     else {
-      Args.insert(Args.end(), {"-x", "none", Library});
+      // libstdc++.a comes after the archive, and its members that throw call __cxa_throw too:
+      // the archive's hook of it must be in the link before they are seen.
+      Args.insert(Args.end(), {"-Wl,--undefined=__wrap___cxa_throw", "-x", "none", Library});
       // The archive's hooks of C library functions are __wrap_free, __wrap_read, ...: with
       // --wrap, the program's calls of free and read (libstdc++'s operator delete's too) call
       // them, and they call libc.a's (runtime/src/hooks.h).

@@ -90,6 +90,16 @@ public:
   static bool instrument(const clang::CXXForRangeStmt *For, FunctionInstrumenter &F);
 };
 
+/// Exceptions: a `throw` is a <throw> node that reads its operand under the throw's control; a
+/// handler begins with a <catch> test, controlled by the throw that reached it (or reading what
+/// the library call that threw read), and it controls the handler's statements as an `if`
+/// controls its branch.
+class ExceptionProbe {
+public:
+  static bool instrumentThrow(const clang::CXXThrowExpr *Throw, FunctionInstrumenter &F);
+  static bool instrumentHandlers(const clang::CXXTryStmt *Try, FunctionInstrumenter &F);
+};
+
 /// `a && b`, `a || b` and `c ? x : y` outside the condition of a statement, when the operand they
 /// decide has effects (a call, a write): the decision becomes a <test> those effects depend on,
 /// and the expression's value reads it. (Inside a condition they are branches of its test.)

@@ -566,6 +566,17 @@ SLEUTH_INLINE void sleuth_leave_at_exit(struct sleuth_exit_frame *frame) {
 #pragma GCC diagnostic pop
 #endif
 
+/* --- Exceptions (C++) ------------------------------------------------------------------------
+ * `throw e` is `throw (sleuth_throwing(tu, site, ctl), e)` (`throw;` alike): the throw's
+ * node, which reads what `e` pushed, is made when the exception leaves it (the runtime stands
+ * in front of the C++ library's __cxa_throw) or, failing that, by the handler. An exception the
+ * library throws (std::stoi, vector::at) depends on the reads its call left pending.
+ * A handler begins with the test node of its `catch`, whose control is
+ * sleuth_caught(ctl): 1 + the throw's node when the program threw, else `ctl`; the reads of a
+ * library's throw are pushed for the node. */
+SLEUTH_PROBE void sleuth_throwing(struct sleuth_tu *tu, unsigned site, unsigned ctl);
+SLEUTH_PROBE unsigned sleuth_caught(unsigned ctl);
+
 /* Write the dependence file now (also done automatically at exit and on fatal signals). */
 void sleuth_flush(void);
 
