@@ -63,6 +63,17 @@ bool isStatementPosition(const Stmt *Parent, const Stmt *Child) {
   return false;
 }
 
+/// The range-for whose loop variable's declaration S is part of, if any.
+const CXXForRangeStmt *loopVariableOf(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *Child = S, *P = Parents.getParent(S); P; Child = P, P = Parents.getParent(P)) {
+    if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
+      return Child == For->getLoopVarStmt() ? For : nullptr;
+    if (isStatementPosition(P, Child))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 /// The expression whose value decides the branch at the end of a block: the terminator's
 /// condition, and for `a && b` (whose left operand has a block of its own) the right operand.
 const Expr *decidingExpression(const CFGBlock &B, ASTContext &Ast) {
@@ -442,6 +453,14 @@ bool FunctionCoverage::run() {
     const Stmt *First = firstStatement(*B);
     if (!First)
       continue;
+    // A range-for's body block begins with the loop variable's initialization from
+    // `*__begin`, which has no text of its own: the block is counted where the body begins.
+    if (const CXXForRangeStmt *RangeFor = loopVariableOf(First, Parents);
+        RangeFor && RangeFor->getBody() &&
+        BlockCounter::canInstrument(Ctx, RangeFor->getBody(), RangeFor)) {
+      StatementSites.push_back({Id, RangeFor->getBody(), RangeFor});
+      continue;
+    }
     const Stmt *T = First;
     const Stmt *P = Parents.getParent(T);
     while (P && !isStatementPosition(P, T) && !isConditionalOperand(P, T) &&
@@ -483,6 +502,24 @@ bool FunctionCoverage::run() {
   Solver.OutEdgesHold.assign(Solver.Blocks.size(), 0);
   for (const CFGBlock *B : *Graph)
     Solver.OutEdgesHold[B->getBlockID()] = Minimal ? !Exits.mayEscape(*B) : !Exits.mayDie(*B);
+  // A range-for's test (`__begin != __end`) and increment (`++__begin`) have no text for a
+  // counter, and the body's count alone does not give them where the body may be left half-way
+  // (a throw): their blocks are taken to be left through their out-edges, as iterators'
+  // comparisons and increments are (an iterator of the program's that throws there is
+  // miscounted).
+  for (const CFGBlock *B : *Graph) {
+    const Stmt *First = firstStatement(*B);
+    for (const Stmt *Child = First, *P = First ? Parents.getParent(First) : nullptr; P;
+         Child = P, P = Parents.getParent(P)) {
+      if (const auto *For = dyn_cast<CXXForRangeStmt>(P)) {
+        if (Child == For->getCond() || Child == For->getInc())
+          Solver.OutEdgesHold[B->getBlockID()] = 1;
+        break;
+      }
+      if (!isa<Expr>(P))
+        break;
+    }
+  }
 
   // A `for` loop's entry: `++k;` before the statement counts the edge from the block that ends
   // with its init into its test, once per loop rather than once per iteration, where the init
@@ -490,17 +527,36 @@ bool FunctionCoverage::run() {
   // rules give the increment's count from the test's, which a body that may die does not.
   struct LoopEntrySite {
     unsigned Edge;
-    const ForStmt *Loop;
+    const Stmt *Loop;
     const Stmt *Parent;
     bool Counted = true;
   };
   std::vector<LoopEntrySite> LoopEntrySites;
   for (const CFGBlock *Test : *Graph) {
-    const auto *For = dyn_cast_or_null<ForStmt>(Test->getTerminatorStmt());
-    const Stmt *Parent = For ? Parents.getParent(For) : nullptr;
-    if (!For || !For->getInit() || !For->getCond() || !Parent ||
-        !isStatementPosition(Parent, For) || !BlockCounter::canInstrument(Ctx, For, Parent))
+    // A range-for's init is its implicit `__range`, `__begin` and `__end` (and an init-statement
+    // of its own): the edge into its test is counted the same way. Its `__begin`/`__end` calls
+    // are the iterators' (see above): they are taken not to die.
+    const Stmt *For = Test->getTerminatorStmt();
+    std::vector<const Stmt *> Init;
+    bool ImplicitInit = false;
+    if (const auto *Plain = dyn_cast_or_null<ForStmt>(For)) {
+      if (Plain->getInit() && Plain->getCond())
+        Init = {Plain->getInit()};
+    } else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(For)) {
+      for (const Stmt *S : {Range->getInit(), static_cast<const Stmt *>(Range->getRangeStmt()),
+                            static_cast<const Stmt *>(Range->getBeginStmt()),
+                            static_cast<const Stmt *>(Range->getEndStmt())})
+        if (S)
+          Init.push_back(S);
+      ImplicitInit = !Range->getInit();
+    }
+    const Stmt *Parent = For && !Init.empty() ? Parents.getParent(For) : nullptr;
+    if (!Parent || !isStatementPosition(Parent, For) ||
+        !BlockCounter::canInstrument(Ctx, For, Parent))
       continue;
+    auto InInit = [&](const Stmt *S) {
+      return llvm::any_of(Init, [&](const Stmt *I) { return IsInside(S, I); });
+    };
     // `switch (x) case 1: for (...)`: a statement before the loop would leave the switch.
     const Stmt *Top = Parent;
     while (Top && isa<CaseStmt, DefaultStmt, LabelStmt>(Top))
@@ -513,7 +569,7 @@ bool FunctionCoverage::run() {
     for (const CFGBlock *P : Test->preds())
       if (P) {
         const Stmt *Last = lastStatement(*P);
-        if (Last && IsInside(Last, For->getInit())) {
+        if (Last && InInit(Last)) {
           Into = P;
           ++Ways;
         }
@@ -522,8 +578,7 @@ bool FunctionCoverage::run() {
       continue;
     bool InitMayDie = false;
     for (const CFGElement &E : *Into)
-      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>();
-          S && IsInside(S->getStmt(), For->getInit()))
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>(); S && !ImplicitInit && InInit(S->getStmt()))
         InitMayDie |= Minimal ? Exits.mayEscape(S->getStmt()) : Exits.mayDie(S->getStmt());
     auto Edge = Solver.EdgeIds.find({Into->getBlockID(), 0});
     if (!InitMayDie && Edge != Solver.EdgeIds.end())
@@ -642,14 +697,25 @@ bool FunctionCoverage::run() {
     std::vector<Candidate> Candidates;
     for (size_t I = 0; I < IncrementSites.size(); ++I)
       Candidates.push_back({loopDepth(IncrementSites[I].Increment, Parents), I, Increment});
+    // A range-for's body and entry counters go first: where the conditions inside the body
+    // give its count, they are the ones left out.
+    auto OfRangeFor = [](const Stmt *S) { return isa<CXXForRangeStmt>(S); };
+    for (size_t I = 0; I < StatementSites.size(); ++I)
+      if (OfRangeFor(StatementSites[I].Parent))
+        Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, Statement});
+    for (size_t I = 0; I < LoopEntrySites.size(); ++I)
+      if (OfRangeFor(LoopEntrySites[I].Loop))
+        Candidates.push_back({loopDepth(LoopEntrySites[I].Loop, Parents), I, LoopEntry});
     for (size_t I = 0; I < ConditionSites.size(); ++I)
       for (What Kind : {BlockOfCondition, TrueOutcome, FalseOutcome})
         if (Kind != BlockOfCondition || ConditionSites[I].CountBlock)
           Candidates.push_back({loopDepth(ConditionSites[I].Decider, Parents), I, Kind});
     for (size_t I = 0; I < StatementSites.size(); ++I)
-      Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, Statement});
+      if (!OfRangeFor(StatementSites[I].Parent))
+        Candidates.push_back({loopDepth(StatementSites[I].Statement, Parents), I, Statement});
     for (size_t I = 0; I < LoopEntrySites.size(); ++I)
-      Candidates.push_back({loopDepth(LoopEntrySites[I].Loop, Parents), I, LoopEntry});
+      if (!OfRangeFor(LoopEntrySites[I].Loop))
+        Candidates.push_back({loopDepth(LoopEntrySites[I].Loop, Parents), I, LoopEntry});
     std::stable_sort(Candidates.begin(), Candidates.end(),
                      [](const Candidate &A, const Candidate &B) { return A.Depth > B.Depth; });
     char Unmeasured = 0; // stands in for an outcome edge the CFG does not have
