@@ -38,6 +38,13 @@ else
   libs="-lpthread"
 fi
 
+# The language standard a source asks for in its flags line (`/* check_example flags: ... */`,
+# tests/e2e/check_example.sh); its other flags (-O2, fortified glibc) are the e2e test's.
+# shellcheck disable=SC2086
+for f in $(cat $sources | sed -n 's|^/\* check_example flags: \(.*\) \*/$|\1|p' | head -n 1); do
+  case "$f" in -std=*) flags="$flags $f" ;; esac
+done
+
 fail() { echo "FAIL [coverage $name/$family]: $*"; exit 1; }
 
 # shellcheck disable=SC2086

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "compile_command.h"
 #include "sleuth/instrumenter/instrumenter.h"
+#include "uninstrumented_objects.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
@@ -32,6 +33,7 @@ namespace {
 using wrapper::CommandInput;
 using wrapper::CompileCommand;
 using wrapper::Language;
+using wrapper::UninstrumentedSource;
 
 /// "cc" or "c++", as the wrapper was called: every message starts `sleuth cc: ` or
 /// `sleuth c++: `, as every sleuth command's messages start with its name.
@@ -190,14 +192,22 @@ struct Wrapper {
   bool StaticReads = true; // off with SLEUTH_CHECKED_READS=1
   llvm::SmallString<128> Scratch;
   bool KeepScratch = false;
+  /// The sources of this command compiled uninstrumented, and why (finish() marks their objects
+  /// or, in a link, reports them).
+  std::vector<UninstrumentedSource> Fallbacks;
 
   ~Wrapper() {
     if (!Scratch.empty() && !KeepScratch)
       llvm::sys::fs::remove_directories(Scratch);
   }
 
+  // Records how a source was compiled: a line of SLEUTH_STATS, and each source compiled
+  // uninstrumented in Fallbacks.
   void stats(const CommandInput &In, llvm::StringRef Status, const InstrumentResult *R,
              double Seconds, const std::string &Reason) {
+    if (Status != "instrumented" && Status != "instrumented-alone")
+      Fallbacks.push_back({In.Path == "-" ? In.Path : absolute(In.Path),
+                           oneLine(Reason.empty() ? Status.str() : Reason)});
     std::string Line = absolute(In.Path) + "\t" + ModeName + "\t" + std::string(Status);
     Line += "\t" + std::to_string(R ? R->Functions : 0) + "\t" + std::to_string(R ? R->Probes : 0);
     Line += "\t" + std::to_string(R ? R->Skipped : 0) + "\t" + std::to_string(int(Seconds * 1000));
@@ -372,7 +382,9 @@ struct Wrapper {
       std::string First;
       if (Diagnostics) {
         llvm::StringRef Text = (*Diagnostics)->getBuffer();
-        size_t At = Text.find("error");
+        size_t At = Text.find("error:");
+        if (At == llvm::StringRef::npos)
+          At = Text.find("error");
         llvm::StringRef Line = At == llvm::StringRef::npos ? Text : Text.substr(At);
         First = Line.substr(0, Line.find('\n')).str();
       }
@@ -444,6 +456,70 @@ struct Wrapper {
                 {"-Wl,--push-state,--as-needed", "-lstdc++", "-lpthread", "-Wl,--pop-state"});
   }
 
+  // The object a compile of In writes: -o, else the source's stem with `.o` in the working
+  // directory; none for -S (assembly) or standard input.
+  static std::string objectOf(const CompileCommand &C, const CommandInput &In) {
+    if (In.Lang == Language::Other || In.Path == "-" || llvm::is_contained(C.Args, "-S"))
+      return "";
+    if (!C.Output.empty())
+      return C.Output;
+    return (llvm::sys::path::stem(In.Path) + ".o").str();
+  }
+
+  // After a compile of In that succeeded: its object carries the mark of a source compiled
+  // uninstrumented, which the link reports (uninstrumented_objects.h), or no mark at all.
+  void markObject(const CompileCommand &C, const CommandInput &In) {
+    std::string Object = objectOf(C, In);
+    if (Object.empty())
+      return;
+    std::string Source = absolute(In.Path);
+    auto Found = std::find_if(Fallbacks.begin(), Fallbacks.end(),
+                              [&](const UninstrumentedSource &F) { return F.Source == Source; });
+    if (Found == Fallbacks.end()) {
+      wrapper::clearUninstrumentedMark(Object);
+      return;
+    }
+    std::string Error = wrapper::markUninstrumented(Object, *Found);
+    if (!Error.empty())
+      warn(In.Path + ": " + Error + "; a link will not report it as compiled uninstrumented");
+  }
+
+  // After a link that succeeded: one line for every source compiled uninstrumented that it
+  // linked (from the marks of its objects, also inside archives, and then this command's own
+  // sources too), so that a build ends with them.
+  void reportLinked(const CompileCommand &C) {
+    std::string Output = C.Output.empty() ? "a.out" : C.Output;
+    std::vector<std::string> Objects;
+    for (const CommandInput &In : C.Inputs)
+      if (In.Lang == Language::Other)
+        Objects.push_back(In.Path);
+    std::vector<UninstrumentedSource> Linked = wrapper::uninstrumentedSources(Output, Objects);
+    // A command that compiles and links only its own sources has just said it of each of them
+    // (`sleuth cc -o prog prog.c`: one line).
+    if (Linked.empty())
+      return;
+    Linked.insert(Linked.end(), Fallbacks.begin(), Fallbacks.end());
+    bool One = Linked.size() == 1;
+    warn(Output + ": " + std::to_string(Linked.size()) +
+         (One ? " linked source was compiled uninstrumented, its lines record"
+              : " linked sources were compiled uninstrumented, their lines record") +
+         " nothing at run time:");
+    for (const UninstrumentedSource &S : Linked)
+      warn(Output + ":   " + S.Source + (S.Reason.empty() ? "" : " (" + S.Reason + ")"));
+  }
+
+  // The end of a command that ran the real compiler with status Status: marks or reports.
+  int finish(const CompileCommand &C, int Status) {
+    if (Status != 0)
+      return Status;
+    if (C.links())
+      reportLinked(C);
+    else
+      for (const CommandInput &In : C.Inputs)
+        markObject(C, In);
+    return Status;
+  }
+
   int main(std::vector<std::string> Original) {
     CompileCommand C;
     {
@@ -480,7 +556,7 @@ struct Wrapper {
       std::vector<std::string> Args = Original;
       if (C.links())
         linkRuntime(Args, C);
-      return run(Compiler, Args);
+      return finish(C, run(Compiler, Args));
     }
     if (Stdin || !AnySource || !makeScratch()) {
       for (const CommandInput &In : C.Inputs)
@@ -489,7 +565,7 @@ struct Wrapper {
       std::vector<std::string> Args = Original;
       if (C.links())
         linkRuntime(Args, C);
-      return run(Compiler, Args);
+      return finish(C, run(Compiler, Args));
     }
     if (!C.links()) {
       // -c or -S: one compile per input, as the real compiler does them.
@@ -502,7 +578,9 @@ struct Wrapper {
         if (!S)
           S = C.Inputs.size() == 1 ? run(Compiler, Original)
                                    : run(Compiler, maybeResponseFile(C, oneInput(C, In), N));
-        if (*S != 0 && Status == 0)
+        if (*S == 0)
+          markObject(C, In);
+        else if (Status == 0)
           Status = *S;
       }
       return Status;
@@ -529,7 +607,7 @@ struct Wrapper {
       Args.push_back(C.Args[I]);
     }
     linkRuntime(Args, C);
-    return run(Compiler, maybeResponseFile(C, Args, C.Inputs.size()));
+    return finish(C, run(Compiler, maybeResponseFile(C, Args, C.Inputs.size())));
   }
 };
 

@@ -1,5 +1,6 @@
 #include "Probes.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -112,6 +113,98 @@ static std::optional<std::string> repeatableArgument(const Expr *L, FunctionInst
   return Text;
 }
 
+// Whether the text of E begins with `{`: a braced list (`#define BUF_INIT(m) { m, 0 }`, an
+// initializer spelled in the file around a macro's elements, C++'s list-initialization), which
+// is no expression: a comma expression cannot hold it.
+static bool beginsWithBrace(const Expr *E, FunctionInstrumenter &F) {
+  bool Invalid = false;
+  const char *C = F.Ctx.SM.getCharacterData(F.Ctx.SM.getSpellingLoc(E->getBeginLoc()), &Invalid);
+  return !Invalid && C && *C == '{';
+}
+
+// Whether E is an initializer spelled without `=`, whose text is no expression: a variable's
+// (`point p(ARGS(m));`, `point p LIST(m, 3);`: it begins with the variable's name) or a new
+// expression's (`new point(ARGS(m))`: before it, `(reads, point(...))` would be a placement).
+static bool isDirectInitializer(const Expr *E, FunctionInstrumenter &F) {
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(F.Ctx.parent(E)))
+    return New->getInitializer() == E;
+  auto Parents = F.Ctx.Ast.getParents(*E);
+  const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+  return V && V->getInit() == E && V->getInitStyle() != VarDecl::CInit;
+}
+
+// Whether the reads can go just before E, as `(reads, E)`: E is a value (in C a comma
+// expression is no lvalue: `TOP(L) = v`, `&FIELD(p)`), no braced list nor direct initializer,
+// and not a callee (`(reads, doc->load_string)(text)` would call no member: a bound member
+// function and an overload set are no values; pugixml's `CHECK(doc->load_string(STR(...)))`).
+static bool takesReadsBefore(const Expr *E, FunctionInstrumenter &F) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(F.Ctx.parent(E));
+  return !E->getType()->isPlaceholderType() &&
+         !(F.isCxx() && Call && Call->getCallee()->IgnoreParenImpCasts() == E) && !E->isGLValue() &&
+         !E->IgnoreParenImpCasts()->isGLValue() && !beginsWithBrace(E, F) &&
+         !isDirectInitializer(E, F);
+}
+
+// Whether a statement of the instrumentation's may go just before S: S is in a block, also
+// under a label or case of one (not `if (c) return LIST(m);`, whose `if` would take it alone).
+static bool inBlock(const Stmt *S, FunctionInstrumenter &F) {
+  const Stmt *P = F.Ctx.parent(S);
+  if (P && isa<SwitchCase, LabelStmt>(P))
+    return inBlock(P, F);
+  return P && isa<CompoundStmt>(P);
+}
+
+// The statement before which the reads of E go where E takes none before it (a braced list, an
+// lvalue, a direct initializer: no comma expression can hold them): the declaration of the
+// local variable that E initializes, in a block (`struct buf b = BUF_INIT(m);`, `int a[] =
+// LIST(x, y);`), or the return statement whose value E is (C++'s `return BUF_INIT(m);`). Null
+// for anything else.
+static const Stmt *statementBefore(const Expr *E, FunctionInstrumenter &F) {
+  if (const auto *Return = dyn_cast_or_null<ReturnStmt>(F.Ctx.parent(E))) {
+    CharSourceRange R = F.Ctx.expansionRange(Return);
+    if (Return->getRetValue() != E || R.isInvalid() || !Return->getBeginLoc().isFileID() ||
+        !inBlock(Return, F))
+      return nullptr;
+    return Return;
+  }
+  auto Parents = F.Ctx.Ast.getParents(*E);
+  const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+  if (!V || V->getInit() != E || !V->hasLocalStorage())
+    return nullptr;
+  auto Statements = F.Ctx.Ast.getParents(*V);
+  const auto *Decl = Statements.empty() ? nullptr : Statements[0].get<DeclStmt>();
+  const Stmt *Block = Decl ? F.Ctx.parent(Decl) : nullptr;
+  if (!Block || !isa<CompoundStmt>(Block) || F.Ctx.expansionRange(Decl).isInvalid())
+    return nullptr;
+  return Decl;
+}
+
+// Whether Read names a variable that Declaration declares: before it, the name means another
+// variable or none (`struct buf a = BUF_INIT(n), b = BUF_INIT(a.len);`; an outer variable of the
+// same name as a later declarator, `int m = 1; { struct buf a = BUF_INIT(m), m = ...; }`, is
+// what the name means before the declaration too).
+static bool namesDeclared(const FunctionInstrumenter::MacroRead &Read,
+                          const DeclStmt *Declaration) {
+  llvm::SmallVector<const Expr *, 8> Work;
+  llvm::SmallVector<const Decl *, 4> Named;
+  if (Read.Variable)
+    Named.push_back(Read.Variable);
+  else
+    Work.push_back(Read.Lvalue);
+  while (!Work.empty()) {
+    const Expr *E = Work.pop_back_val();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      Named.push_back(Ref->getDecl());
+    for (const Stmt *Child : E->children())
+      if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
+        Work.push_back(ChildExpr);
+  }
+  for (const Decl *D : Declaration->decls())
+    if (llvm::is_contained(Named, D))
+      return true;
+  return false;
+}
+
 void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &F) {
   if (F.Function->isTemplated() || !Read->getBeginLoc().isMacroID())
     return;
@@ -136,6 +229,16 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
     CharSourceRange R;
     while (true) {
       const Stmt *P = F.Ctx.parent(Top);
+      // A variable's whole initializer or a returned value, which takes no reads before it:
+      // they go before the statement.
+      if (const auto *Whole = dyn_cast<Expr>(Top); Whole && (!P || isa<ReturnStmt>(P))) {
+        if (const Stmt *S = statementBefore(Whole, F)) {
+          const auto *Decl = dyn_cast<DeclStmt>(S);
+          if (Decl && namesDeclared(Entry, Decl))
+            return;
+          break;
+        }
+      }
       if (!P)
         return;
       Top = P;
@@ -153,19 +256,14 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
       if (R.isValid())
         break;
     }
+    if (R.isInvalid())
+      break; // reads before a statement (above)
     while (const Stmt *P = F.Ctx.parent(Top)) {
       if (!isa<Expr>(P) || F.Ctx.expansionRange(P).getAsRange() != R.getAsRange())
         break;
       Top = P;
     }
-    // Not a callee: `(reads, doc->load_string)(text)` would call no member (a bound member
-    // function and an overload set are no values), pugixml's `CHECK(doc->load_string(STR(...)))`.
-    const auto *TopExpr = cast<Expr>(Top);
-    const auto *Call = dyn_cast_or_null<CallExpr>(F.Ctx.parent(Top));
-    if (TopExpr->getType()->isPlaceholderType() ||
-        (F.isCxx() && Call && Call->getCallee()->IgnoreParenImpCasts() == TopExpr))
-      continue;
-    if (!TopExpr->IgnoreParenImpCasts()->isGLValue())
+    if (takesReadsBefore(cast<Expr>(Top), F))
       break;
   }
   std::vector<FunctionInstrumenter::MacroRead> &Reads = F.MacroReads[cast<Expr>(Top)];
@@ -178,18 +276,23 @@ void MacroReadProbe::record(const ImplicitCastExpr *Read, FunctionInstrumenter &
 
 bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   auto Found = F.MacroReads.find(E);
+  if (Found == F.MacroReads.end())
+    return false;
   // A glvalue stays one: in C a comma expression is no lvalue (`TOP(L) = v`, `&FIELD(p)`). So
   // does a macro argument read here (the conversion of `state->check` has the argument's text)
   // and written in another place of the same expansion (zlib's `CRC2(state->check, hold)`
-  // assigns `check = crc32(check, ...)`): the text is the argument's, for both.
-  if (Found == F.MacroReads.end() || E->isGLValue() || E->IgnoreParenImpCasts()->isGLValue())
-    return false;
-  CharSourceRange R = F.Ctx.expansionRange(E);
-  if (R.isInvalid())
+  // assigns `check = crc32(check, ...)`): the text is the argument's, for both. A braced list
+  // takes no comma expression either: a variable's initializer or a returned value has its
+  // reads before the statement (statementBefore).
+  CharSourceRange R;
+  const Stmt *Before = nullptr;
+  if (takesReadsBefore(E, F))
+    R = F.Ctx.expansionRange(E);
+  if (R.isInvalid() && !(Before = statementBefore(E, F)))
     return false;
   // Each read is one of the expression's reads: checked against the node that consumes the
   // expression, or pushed.
-  std::string Prefix = "(";
+  std::string Reads;
   std::string Unit = "&" + F.Ctx.UnitName;
   for (const FunctionInstrumenter::MacroRead &Read : Found->second) {
     const VarDecl *V = Read.Variable;
@@ -206,9 +309,20 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
                "sleuth_getc(" + Unit + ", @CACHE@, @SITE@, " + Object + "), ", ""};
     }
     auto [Before, After] = F.addRead({}, std::move(Forms));
-    Prefix += Before + After;
+    Reads += Before + After;
   }
-  F.Ctx.wrap(R, Prefix, ")");
+  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Before)) {
+    // A declaration of the instrumentation's (C89 allows no statement among declarations),
+    // named after the function and the declaration's offset: unique in its scope.
+    SourceLocation At = F.Ctx.expansionRange(Decl).getBegin();
+    std::string Name = "__sleuth_m" + std::to_string(F.FunctionId) + "_" +
+                       std::to_string(F.Ctx.SM.getFileOffset(At));
+    F.Ctx.insertBefore(At, "int " + Name + " __attribute__((unused)) = (" + Reads + "0); ");
+  } else if (Before) {
+    F.Ctx.insertBefore(Before->getBeginLoc(), "(void)(" + Reads + "0); ");
+  } else {
+    F.Ctx.wrap(R, "(" + Reads, ")");
+  }
   if (auto Consumer = F.MacroReadConsumers.find(E); Consumer != F.MacroReadConsumers.end())
     F.claimReads(E, Consumer->second);
   F.countProbe();
