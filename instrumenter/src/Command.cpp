@@ -45,6 +45,9 @@ options:
   --checked-reads  deps mode: check every read of a local at run time, also where one write
                    reaches it on every path (by default such a read has no probe: its edge is
                    known when instrumenting, see docs/architecture.md); for comparisons
+  --perturbable    deps mode: kept locals' writes also pass the local's address, so that
+                   a run with SLEUTH_PERTURB can change the value they stored (the
+                   soundness oracle, tests/soundness/oracle.py); the graph stays the same
   --stats          print per file how many functions and sites were instrumented
   -h, --help       this text
 )";
@@ -128,7 +131,7 @@ bool writeOutput(const std::string &Path, const std::string &Text, std::string &
 int instrumentMain(int Argc, const char **Argv) {
   std::vector<std::string> Files, CompilerArgs;
   std::string Output, BuildDir;
-  bool HaveCompilerArgs = false, Stats = false, StaticReads = true;
+  bool HaveCompilerArgs = false, Stats = false, StaticReads = true, AddressedLocals = false;
   InstrumentMode Mode = InstrumentMode::Dependences;
   CoverageCounters Counters = CoverageCounters::Exact;
   bool IncludedFiles = true;
@@ -202,6 +205,10 @@ int instrumentMain(int Argc, const char **Argv) {
       StaticReads = false;
       continue;
     }
+    if (A == "--perturbable") {
+      AddressedLocals = true;
+      continue;
+    }
     if (!A.empty() && A[0] == '-')
       return usageError("unknown option '" + A + "' (see --help)");
     Files.push_back(A);
@@ -228,6 +235,7 @@ int instrumentMain(int Argc, const char **Argv) {
     Request.Mode = Mode;
     Request.Counters = Counters;
     Request.StaticReads = StaticReads;
+    Request.AddressedLocals = AddressedLocals;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     Request.HeaderCacheDirectory = HeaderCache;

@@ -90,6 +90,8 @@ public:
   bool MinimalCounters = false;
   /// Dependence mode: reads with a static origin need no probe (InstrumentRequest::StaticReads).
   bool StaticReads = true;
+  /// Dependence mode: kept locals' writes pass their address (InstrumentRequest::AddressedLocals).
+  bool AddressedLocals = false;
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 

@@ -297,11 +297,11 @@ class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts,
            std::vector<QuotedArgumentToken> &Quoted, InstrumentMode Mode, CoverageCounters Counters,
-           bool StaticReads, IncludedFiles &Included, HeaderCache &Cache, std::string MainFile,
-           InstrumentResult &Result)
+           bool StaticReads, bool AddressedLocals, IncludedFiles &Included, HeaderCache &Cache,
+           std::string MainFile, InstrumentResult &Result)
       : CI(CI), Asserts(Asserts), Quoted(Quoted), Mode(Mode), Counters(Counters),
-        StaticReads(StaticReads), Included(Included), Cache(Cache), MainFile(std::move(MainFile)),
-        Result(Result) {}
+        StaticReads(StaticReads), AddressedLocals(AddressedLocals), Included(Included),
+        Cache(Cache), MainFile(std::move(MainFile)), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -315,6 +315,7 @@ public:
     Ctx.setQuotedArguments(std::move(Quoted));
     Ctx.MinimalCounters = Counters == CoverageCounters::Minimal;
     Ctx.StaticReads = StaticReads;
+    Ctx.AddressedLocals = AddressedLocals;
     if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
       Included.setMainFile(MainFile, MainEntry->getName());
     Ctx.Instrumentable = Included.candidates(SM);
@@ -420,6 +421,7 @@ private:
   InstrumentMode Mode;
   CoverageCounters Counters;
   bool StaticReads;
+  bool AddressedLocals;
   IncludedFiles &Included;
   HeaderCache &Cache;
   std::string MainFile;
@@ -429,7 +431,8 @@ private:
 /// The part of the request that decides how a header is rewritten, besides its own tokens.
 std::string cacheConfiguration(const InstrumentRequest &Request) {
   if (Request.Mode == InstrumentMode::Dependences)
-    return Request.StaticReads ? "deps" : "deps-checked";
+    return std::string(Request.StaticReads ? "deps" : "deps-checked") +
+           (Request.AddressedLocals ? "-addressed" : "");
   return Request.Counters == CoverageCounters::Minimal ? "coverage-minimal" : "coverage-exact";
 }
 
@@ -437,6 +440,7 @@ class Action : public ASTFrontendAction {
 public:
   Action(const InstrumentRequest &Request, InstrumentResult &Result)
       : Mode(Request.Mode), Counters(Request.Counters), StaticReads(Request.StaticReads),
+        AddressedLocals(Request.AddressedLocals),
         Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
         Cache(Request.HeaderCacheDirectory, cacheConfiguration(Request)), MainFile(Request.File),
         Result(Result) {}
@@ -448,14 +452,15 @@ public:
         std::make_unique<QuotedArgumentRecorder>(CI.getPreprocessor(), Quoted));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
     Cache.watch(CI.getPreprocessor());
-    return std::make_unique<Consumer>(CI, Asserts, Quoted, Mode, Counters, StaticReads, Included,
-                                      Cache, MainFile, Result);
+    return std::make_unique<Consumer>(CI, Asserts, Quoted, Mode, Counters, StaticReads,
+                                      AddressedLocals, Included, Cache, MainFile, Result);
   }
 
 private:
   InstrumentMode Mode;
   CoverageCounters Counters;
   bool StaticReads;
+  bool AddressedLocals;
   IncludedFiles Included;
   HeaderCache Cache;
   std::string MainFile;

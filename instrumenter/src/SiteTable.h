@@ -26,6 +26,9 @@ inline constexpr unsigned ValueTest = 2;
 /// Site flag: its one controller always ran before it in its frame; its probes pass no control
 /// and the runtime writes the edge for it if it ran; SLEUTH_FLAG_STATIC_CONTROL.
 inline constexpr unsigned StaticControl = 4;
+/// Site flag: a write whose probe runs before the store it records (++/-- whose old value is
+/// used); SLEUTH_FLAG_BEFORE_STORE.
+inline constexpr unsigned WriteBeforeStore = 8;
 
 struct Site {
   SiteKind Kind;

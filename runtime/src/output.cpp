@@ -3,6 +3,7 @@
 // The writer does no allocation and uses only write(2)/rename(2), so that a crashing program still
 // leaves its graph; the file appears under its final name only when complete.
 #include "fd_writer.h"
+#include "perturb.h"
 #include "state.h"
 
 #include <atomic>
@@ -400,6 +401,8 @@ void writeOutputFiles(WriteReason Reason, int Code) {
   pthread_sigmask(SIG_BLOCK, &Stops, &Saved);
   if (hasDependenceUnits())
     writeDependenceFile(Reason, Code);
+  if (perturb::active())
+    perturb::writeReport();
   writeCoverageFile(Reason, Code);
   FinalWriteComplete.store(true);
   pthread_sigmask(SIG_SETMASK, &Saved, nullptr);

@@ -15,6 +15,7 @@
 #include "sleuth/runtime.h"
 
 #include "edge_set.h"
+#include "perturb.h"
 #include "shadow_memory.h"
 #include "state.h"
 
@@ -170,6 +171,8 @@ void registerUnit(sleuth_tu *Tu) {
   }
   installExitHandlers();
   ShadowInUse.store(true, std::memory_order_relaxed);
+  if (perturb::active())
+    perturb::unitRegistered(R, Base, Tu->num_sites);
   RegisteredSites.store(R.NumSites, std::memory_order_release);
   __atomic_store_n(&Tu->base, Base + 1, __ATOMIC_RELEASE);
 }
@@ -194,6 +197,8 @@ namespace {
 // reads are consumed.
 void makeNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Node, unsigned Ctl,
               size_t From = ~size_t(0)) {
+  if (perturb::active())
+    perturb::nodeMade(Node);
   Frame &F = T.Frames.back();
   if (From == ~size_t(0))
     From = F.reads;
@@ -408,6 +413,8 @@ void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
     pushOrigins(T, Addr, Size); // the shadow still holds the old value's origins
   makeNode(T, Tu, Site, Node, Ctl);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  if (perturb::active())
+    perturb::wrote(Node, Addr, Size, !(Tu->sites[Site].flags & SLEUTH_FLAG_BEFORE_STORE));
 }
 
 void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
@@ -416,6 +423,8 @@ void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile 
   unsigned Node = nodeOf(Tu, Site);
   makeNode(T, Tu, Site, Node, Ctl, T.Pending.size()); // consumes no pending read
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  if (perturb::active())
+    perturb::wrote(Node, Addr, Size, true);
   return const_cast<void *>(Addr);
 }
 
@@ -432,6 +441,10 @@ void sleuth_swapped(sleuth_tu *Tu, unsigned SiteA, unsigned SiteB, unsigned Ctl,
   makeNode(T, Tu, SiteB, NodeB, Ctl, From);
   shadow().assign(reinterpret_cast<uintptr_t>(A), Size, NodeA, T.Leaves);
   shadow().assign(reinterpret_cast<uintptr_t>(B), Size, NodeB, T.Leaves);
+  if (perturb::active()) {
+    perturb::wrote(NodeA, A, Size, true);
+    perturb::wrote(NodeB, B, Size, true);
+  }
 }
 
 void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsigned long Size) {
@@ -440,6 +453,8 @@ void sleuth_formatted(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, un
   makeNode(T, Tu, Site, Node, Ctl); // consumes the arguments' reads
   if (Size != 0)
     shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  if (perturb::active())
+    perturb::wrote(Node, Addr, Size, true);
   T.Pending.push_back(Node); // the call's value
 }
 
@@ -490,6 +505,8 @@ void sleuth_set_all(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile v
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
   if (DataSize != 0)
     shadow().assign(reinterpret_cast<uintptr_t>(Data), DataSize, Node, T.Leaves);
+  if (perturb::active()) // the elements, which the library call stored into
+    perturb::wrote(Node, DataSize != 0 ? Data : Addr, DataSize != 0 ? DataSize : Size, true);
 }
 
 } // extern "C"
@@ -642,6 +659,8 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsi
     pushOrigins(T, Addr, Size);
   makeNode(T, Tu, Site, Node, Ctl, Mark);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
+  if (perturb::active())
+    perturb::wrote(Node, Addr, Size, false); // the store comes after this
   T.Pending.push_back(Node);
   return Addr;
 }
@@ -649,6 +668,8 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsi
 int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
   makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
+  if (perturb::active())
+    perturb::testOutcome(Outcome);
   return Outcome;
 }
 

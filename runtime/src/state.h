@@ -2,6 +2,7 @@
 #pragma once
 
 #include "edge_set.h"
+#include "perturb.h"
 #include "shadow_memory.h"
 #include "sleuth/runtime.h"
 
@@ -201,7 +202,8 @@ struct ThreadState {
     if (__builtin_expect(Node >= Hits.size(), 0)) {
       Hits.resize(std::max<size_t>(Node + 1, Hits.size() * 2), 0);
       sleuth_pending_reads.hits = Hits.data();
-      sleuth_pending_reads.num_hits = Hits.size();
+      // A perturbed run's inline probes see no count: every node takes the slow path.
+      sleuth_pending_reads.num_hits = perturb::active() ? 0 : Hits.size();
     }
     ++Hits[Node];
   }

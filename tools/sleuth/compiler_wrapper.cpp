@@ -189,7 +189,8 @@ struct Wrapper {
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
   CoverageCounters Counters = CoverageCounters::Exact;
-  bool StaticReads = true; // off with SLEUTH_CHECKED_READS=1
+  bool StaticReads = true;      // off with SLEUTH_CHECKED_READS=1
+  bool AddressedLocals = false; // on with SLEUTH_PERTURBABLE=1
   llvm::SmallString<128> Scratch;
   bool KeepScratch = false;
   /// The sources of this command compiled uninstrumented, and why (finish() marks their objects
@@ -319,6 +320,7 @@ struct Wrapper {
     Request.Mode = Mode;
     Request.Counters = Counters;
     Request.StaticReads = StaticReads;
+    Request.AddressedLocals = AddressedLocals;
     Request.InstrumentIncludedFiles = IncludedFiles;
     Request.IncludedRoots = IncludedRoots;
     Request.HeaderCacheDirectory = HeaderCache;
@@ -641,7 +643,9 @@ void printHelp(bool Cxx) {
          "               $XDG_CACHE_HOME/sleuth/headers or ~/.cache/sleuth/headers); off: none\n"
       << "  SLEUTH_KEEP_SCRATCH=1  keep the instrumented sources (their directory is printed)\n"
       << "  SLEUTH_CHECKED_READS=1  deps mode: check every read of a local at run time (see\n"
-         "               sleuth instrument --checked-reads)\n";
+         "               sleuth instrument --checked-reads)\n"
+      << "  SLEUTH_PERTURBABLE=1  deps mode: a build for the soundness oracle, whose runs can\n"
+         "               perturb any write (see sleuth instrument --perturbable)\n";
 }
 
 int wrap(int Argc, const char **Argv, bool Cxx) {
@@ -657,6 +661,9 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
   if (const char *Checked = std::getenv("SLEUTH_CHECKED_READS");
       Checked && *Checked && std::string(Checked) != "0")
     W.StaticReads = false;
+  if (const char *Perturbable = std::getenv("SLEUTH_PERTURBABLE");
+      Perturbable && *Perturbable && std::string(Perturbable) != "0")
+    W.AddressedLocals = true;
   const char *CountersEnv = std::getenv("SLEUTH_COUNTERS");
   std::string Counters = CountersEnv ? CountersEnv : "";
   std::string CountersFrom = "SLEUTH_COUNTERS";

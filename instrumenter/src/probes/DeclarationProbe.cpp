@@ -100,8 +100,10 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
     std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
+      std::string Probe =
+          F.Ctx.AddressedLocals ? std::string("sleuth_def") : F.nodeProbe("sleuth_def", Decl);
       Dummy +=
-          "((void)(" + *Origin + " = " + F.nodeProbe("sleuth_def", Decl) + "(" + Unit + ")), 0)";
+          "((void)(" + *Origin + " = " + keptWriteProbe(V, Name, Probe, Unit, false, F) + "), 0)";
       // After the statement, the companion is assigned later than the initializer runs.
       F.Statics.noteWrite(V, V->getInit(), Site, InlineDeclarators || Single);
     } else if (F.isCxx() && constructedByInstrumentedCode(V, F)) {

@@ -28,6 +28,15 @@ public:
   static FunctionInstrumenter::ReadForms cxxRead(FunctionInstrumenter &F);
 };
 
+/// The probe of a write of the kept local V (its text Name) whose node is Unit ("&tu, SITE, CTL"):
+/// Probe(Unit), Probe a sleuth_def or its twin, or in a build for the soundness oracle
+/// (Context::AddressedLocals) sleuth_def_at, or sleuth_defnow_at where the probe runs before the
+/// store, which also pass the local's address, so that a perturbed run can change what it
+/// stored (not a C `register` variable's, which has none).
+std::string keptWriteProbe(const clang::VarDecl *V, const std::string &Name,
+                           const std::string &Probe, const std::string &Unit, bool BeforeStore,
+                           FunctionInstrumenter &F);
+
 /// Reads that a macro's expansion hides from the rewriter (`#define SQUARE(v) ((v) * (v))`: the
 /// argument is spelled twice; a macro body naming a local; glibc's `tolower(*s)`, a statement
 /// expression when optimizing): a local or parameter read inside an expression that is one

@@ -4,6 +4,14 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
+std::string keptWriteProbe(const VarDecl *V, const std::string &Name, const std::string &Probe,
+                           const std::string &Unit, bool BeforeStore, FunctionInstrumenter &F) {
+  if (!F.Ctx.AddressedLocals || V->getStorageClass() == SC_Register)
+    return Probe + "(" + Unit + ")";
+  return std::string(BeforeStore ? "sleuth_defnow_at(" : "sleuth_def_at(") + Unit + ", " +
+         addressOf(V->getType(), Name, F.isCxx()) + ", sizeof(" + Name + "))";
+}
+
 static bool canTrackWrite(const Expr *L, FunctionInstrumenter &F) {
   QualType T = L->getType();
   // In a template pattern, C++'s probes are templates themselves: a builtin assignment or ++
@@ -67,9 +75,12 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   F.Statics.noteWrite(V, Assign, Site, true);
   // A compound write reads the old value first: its origin is still in the companion.
   std::string Prior = Compound ? F.priorRead(V, Assign, Site, Origin) : "";
-  std::string Def = Prior + "(void)(" + Origin + " = " +
-                    F.nodeProbe("sleuth_def", F.fullExpression(Assign)) + "(" +
-                    F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + "))";
+  std::string Probe = F.Ctx.AddressedLocals ? std::string("sleuth_def")
+                                            : F.nodeProbe("sleuth_def", F.fullExpression(Assign));
+  std::string Def =
+      Prior + "(void)(" + Origin + " = " +
+      keptWriteProbe(V, Text, Probe, F.Ctx.unitAndSite(Site) + ", " + F.control(Site), false, F) +
+      ")";
   // (A C++ rewrite whose type is void inside the user's `(void)(x = e)` would make that cast
   // useless to GCC: there it yields x, as when the value is used.)
   if (F.Ctx.isDiscarded(Assign) && !(F.isCxx() && F.Ctx.isCastToVoid(Assign))) {
@@ -154,15 +165,19 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     std::string Prior = F.priorRead(V, IncDec, Site, *Origin);
     if (F.Ctx.isDiscarded(IncDec) && !(F.isCxx() && F.Ctx.isCastToVoid(IncDec))) {
       F.claimReads(IncDec, Site);
+      std::string Probe = F.Ctx.AddressedLocals
+                              ? std::string("sleuth_def")
+                              : F.nodeProbe("sleuth_def", F.fullExpression(IncDec));
       F.Ctx.wrap(RU, "((void)(",
                  "), " + Prior + "(void)(" + *Origin + " = " +
-                     F.nodeProbe("sleuth_def", F.fullExpression(IncDec)) + "(" + Unit + ")))");
+                     keptWriteProbe(V, F.Ctx.text(RL), Probe, Unit, false, F) + "))");
     } else { // recorded first, like sleuth_setnow; the expression reads the new node
       auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(*Origin, F));
       F.noteValueRead(Site);
       F.Ctx.wrap(RU,
-                 "(" + Prior + "(void)(" + *Origin + " = sleuth_defnow(" + Unit + ")), (void)(" +
-                     Prefix + "0" + Suffix + "), ",
+                 "(" + Prior + "(void)(" + *Origin + " = " +
+                     keptWriteProbe(V, F.Ctx.text(RL), "sleuth_defnow", Unit, true, F) +
+                     "), (void)(" + Prefix + "0" + Suffix + "), ",
                  ")");
     }
     F.markConsumed(IncDec);
@@ -177,7 +192,11 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
   if (RU.isInvalid() || RL.isInvalid())
     return false;
   std::string Text = F.Ctx.text(RL);
-  unsigned Site = F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), Text, CompoundWrite);
+  // C++'s postfix form and C's whose value is used are recorded before their store.
+  bool BeforeStore =
+      F.isCxx() ? IncDec->isPostfix() : !(F.Ctx.isDiscarded(IncDec) && isRepeatable(L, F.Ctx.Ast));
+  unsigned Site = F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), Text,
+                            CompoundWrite | (BeforeStore ? WriteBeforeStore : 0u));
   std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
   // The write consumes the reads of its operand (`a[i]++;`), but for C's ++/-- whose value is
   // used (sleuth_setnow): recorded before the store, those reads belong to the enclosing

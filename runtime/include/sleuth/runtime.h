@@ -26,7 +26,8 @@
  *
  * The declarations are split by concern: sleuth/runtime/attributes.h (how probes are declared),
  * tables.h (a unit's static tables), thread.h (frames, calls, the thread's state), reads.h,
- * nodes.h and calls.h (the probes), cxx.h (the C++ layer, in C++ only).
+ * nodes.h and calls.h (the probes), perturb.h (the soundness oracle's), cxx.h (the C++ layer,
+ * in C++ only).
  */
 #ifndef SLEUTH_RUNTIME_H
 #define SLEUTH_RUNTIME_H
@@ -38,6 +39,7 @@
 #include "sleuth/runtime/reads.h"
 #include "sleuth/runtime/nodes.h"
 #include "sleuth/runtime/calls.h"
+#include "sleuth/runtime/perturb.h"
 #ifdef __cplusplus
 #include "sleuth/runtime/cxx.h"
 #endif

@@ -61,6 +61,10 @@ struct InstrumentRequest {
   /// its edge listed in the unit's table instead (instrumenter/src/StaticOrigins.h). Off, every
   /// such read is checked at run time, as before static edges (for comparing the two).
   bool StaticReads = true;
+  /// Dependence mode, for the soundness oracle (tests/soundness): the writes of kept locals also
+  /// pass the local's address (sleuth_def_at), so that a perturbed run (SLEUTH_PERTURB) can
+  /// change the value they stored. The graph is the one of the default build.
+  bool AddressedLocals = false;
   /// Also instrument the project files the source includes (headers, included .c files): not
   /// system headers, nothing under /usr, /opt or /nix/store, and when IncludedRoots is not
   /// empty only files under one of those directories. Their rewritten text is inlined into the

@@ -35,6 +35,8 @@ enum sleuth_site_kind {
   4u /* the site's one controlling test (cds[cd_begin]) ran before it in its frame on every path:  \
       * the edge from it holds for every execution, so its probes pass no control and the edge     \
       * is written out for the node if it ran */
+#define SLEUTH_FLAG_BEFORE_STORE                                                                   \
+  8u /* a write whose probe runs before the store it records (++/-- whose old value is used) */
 
 struct sleuth_site {
   unsigned kind;
