@@ -640,9 +640,14 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     return;
   }
   if (const auto *C = dyn_cast<CallExpr>(S)) {
+    // Before the library's probes claim the arguments' reads: they are the callee's too.
+    std::optional<ForwardingCallProbe::Record> Forward =
+        ForwardingCallProbe::markArguments(C, *this);
     if (!MemoryCallProbe::instrument(C, *this) && !FormatCallProbe::instrument(C, *this) &&
         !LibraryCallProbe::instrument(C, *this))
       CallProbe::instrument(C, *this);
+    if (Forward)
+      ForwardingCallProbe::recordCall(C, *Forward, *this);
     // A call that may throw inside a try block: what it read is pushed, not checked against
     // the node that takes its value, so that a throw of the library's finds it pending and the
     // handler depends on it (sleuth_caught). A callee of the program's takes its arguments

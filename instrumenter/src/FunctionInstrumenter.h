@@ -150,6 +150,8 @@ public:
   /// The read just added reads the value that the write at `WriteSite` gave its kept local,
   /// right after that write: its origin is that write, and the write running shows it ran.
   void noteValueRead(unsigned WriteSite);
+  /// The read just added is pushed, whatever node consumes the expression around it.
+  void pushLastRead() { Reads.back().Claim = Pushed; }
   /// The check, followed by ", ", of the old value of kept local V (companion Origin) that
   /// compound write `Site` (anchored at Anchor) reads; empty (deferred) where the origin is
   /// static, the write itself showing that the read ran.
@@ -232,8 +234,8 @@ private:
   static constexpr unsigned Unclaimed = ~0u, Pushed = ~0u - 1, Omitted = ~0u - 2;
   struct Read {
     ReadForms Forms;
-    unsigned Claim = Unclaimed; // the consuming site, or Unclaimed / Pushed / Omitted
-    std::string Cache;          // its slots, once it is checked
+    unsigned Claim = Unclaimed;            // the consuming site, or Unclaimed / Pushed / Omitted
+    std::string Cache;                     // its slots, once it is checked
     const clang::VarDecl *Local = nullptr; // a kept local's read (noteKeptRead)...
     const clang::Stmt *At = nullptr;       // ...evaluated there
     unsigned ValueOf = ~0u;                // the write whose value it reads (noteValueRead)

@@ -715,6 +715,11 @@ void setValueConsumer(CallRecord &C, sleuth_tu *Tu, unsigned Site, unsigned *Cac
 }
 } // namespace
 
+void sleuth_forward(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey) {
+  sleuth_call_slow(Tu, Site, Ctl, CalleeKey, 0, nullptr);
+  thread().Calls.back().num_pairs = ForwardedPairs;
+}
+
 void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   ThreadState &T = thread();
   CallRecord *C = findCall(T, nodeOf(Tu, Site));
@@ -810,7 +815,9 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
         T.ArgOrigins.push_back(ArgOrigin{C.marks[I].position, T.Pending[P]});
     }
     sleuth_pending_reads.num_args = static_cast<unsigned>(T.ArgOrigins.size());
-    T.Pending.resize(std::min(C.reads, End));
+    // The library's call forwarding them still reads them (sleuth_forward).
+    if (C.num_pairs != ForwardedPairs)
+      T.Pending.resize(std::min(C.reads, End));
     F.call_control = C.ctl;
     F.value_tu = C.value_tu;
     F.value_cache = C.value_cache;

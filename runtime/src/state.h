@@ -26,6 +26,10 @@ using ArgMark = sleuth_call_mark;
 inline constexpr unsigned MaxMarks = SLEUTH_CALL_MARKS;
 /// num_pairs of a call record whose arguments' origins the caller did not give.
 inline constexpr unsigned NoPairs = ~0u;
+/// num_pairs of a record of sleuth_forward: marks as NoPairs, and the callee's entry leaves the
+/// arguments' reads pending for the caller. The inline entries take neither NoPairs nor pairs
+/// up to SLEUTH_CALL_PAIRS for it: such a record always comes to the runtime.
+inline constexpr unsigned ForwardedPairs = ~1u;
 
 struct ArgOrigin {
   unsigned Position;

@@ -3,14 +3,8 @@
 // sleuth_caught returns (the throw that reached it), and which controls the handler's
 // statements; a library call that may throw inside a try block pushes what it reads, for the
 // handler to depend on when the library throws.
-#include "sleuth/instrumenter/instrumenter.h"
+#include "RewriteFixture.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <fstream>
-#include <gtest/gtest.h>
 #include <regex>
 #include <sstream>
 
@@ -18,28 +12,7 @@ using namespace sleuth;
 
 namespace {
 
-class ExceptionTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-exception-test", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  std::string rewrite(const std::string &Source) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, "throws.cpp");
-    std::ofstream(std::string(P), std::ios::binary) << Source;
-    InstrumentRequest R;
-    R.File = std::string(P);
-    R.Arguments = {"-std=c++20"};
-    R.ShowDiagnostics = false;
-    InstrumentResult Result = instrument(R);
-    EXPECT_TRUE(Result.Ok) << Result.Error;
-    return Result.Text;
-  }
-
-  llvm::SmallString<128> Root;
-};
+using ExceptionTest = RewriteFixture;
 
 /// A row of the site table, with its controllers.
 struct SiteRow {
@@ -172,7 +145,8 @@ TEST_F(ExceptionTest, ALibraryCallInATryBlockPushesWhatItReads) {
     if (Line.find("int m = ") != std::string::npos)
       Outside = Line;
   }
-  EXPECT_TRUE(std::regex_search(Inside, std::regex("std::stoi\\(sleuth::rd(_all)?(_hot)?\\(text\\)")))
+  EXPECT_TRUE(
+      std::regex_search(Inside, std::regex("std::stoi\\(sleuth::rd(_all)?(_hot)?\\(text\\)")))
       << Inside;
   EXPECT_TRUE(std::regex_search(Outside, std::regex("std::stoi\\(sleuth::rdc(_all)?(_hot)?\\(")))
       << Outside;

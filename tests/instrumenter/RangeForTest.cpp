@@ -2,39 +2,19 @@
 // node made where the body begins, reading the range's object; the body's sites are controlled
 // by it; a copy of an lvalue element is taken from a reference of the instrumentation's, so that
 // the loop variable's write reads the element's bytes.
-#include "sleuth/instrumenter/instrumenter.h"
+#include "RewriteFixture.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <fstream>
-#include <gtest/gtest.h>
 #include <regex>
 
 using namespace sleuth;
 
 namespace {
 
-class RangeForTest : public ::testing::Test {
+class RangeForTest : public RewriteFixture {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-range-for-test", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
   std::string rewrite(const std::string &Source) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, "loop.cpp");
-    std::ofstream(std::string(P), std::ios::binary) << Source;
-    InstrumentRequest R;
-    R.File = std::string(P);
-    R.Arguments = {"-std=c++20"};
-    R.ShowDiagnostics = false;
-    R.StaticReads = false;
-    InstrumentResult Result = instrument(R);
-    EXPECT_TRUE(Result.Ok) << Result.Error;
-    return Result.Text;
+    return RewriteFixture::rewrite(Source, "loop.cpp", {"-std=c++20"},
+                                   [](InstrumentRequest &R) { R.StaticReads = false; });
   }
 
   /// The site of the test node made at the start of the body that follows Header (the loop's
@@ -46,8 +26,6 @@ protected:
                     "sleuth_test(?:_hot)?\\(&__sleuth_tu, ([0-9]+)u, [^;]*\\(1\\) \\? 1 : 0");
     return std::regex_search(Text, M, Test) ? std::stoi(M[1]) : -1;
   }
-
-  llvm::SmallString<128> Root;
 };
 
 /// Rows of the site table: kind, flags, line, column, function, first controller, controllers.

@@ -67,6 +67,13 @@ static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = fa
                        bool Whole = false) {
   if (!isTrackableObject(E, F, Scalars))
     return;
+  // A local kept in a companion has no origin in the shadow memory: its companion is read
+  // (`return v;` of a parameter into a std::optional<int> binds it to the constructor's U&&).
+  if (const std::string *Origin = F.Locals.companion(E)) {
+    F.addRead(F.Ctx.fileRange(E), ReadProbe::keptRead(*Origin, F));
+    F.countProbe();
+    return;
+  }
   if (Whole && isContiguousContainer(E->getType(), F.Ctx.Ast))
     F.addRead(F.Ctx.fileRange(E),
               {"sleuth::rd_all(", ")", "sleuth::rdc_all(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, ",
@@ -843,6 +850,13 @@ void LibraryCallProbe::instrumentConstruction(const CXXConstructExpr *Construct,
     const ParmVarDecl *P = I < Ctor->getNumParams() ? Ctor->getParamDecl(I) : nullptr;
     if (isa<CXXDefaultArgExpr>(Arg) || (P && writesThrough(P, Ctor) && !isCompilerWritten(Ctor)))
       continue;
+    // `return v;` of a scalar into a class (std::optional<int>) binds the xvalue of v: v is
+    // read. Not of a class: the read's lvalue would copy what the return moves.
+    if (const auto *Move = dyn_cast<ImplicitCastExpr>(Arg);
+        Move && Move->getCastKind() == CK_NoOp && Move->isXValue() &&
+        isa<DeclRefExpr>(Move->getSubExpr()->IgnoreParens()) && Move->getSubExpr()->isLValue() &&
+        Move->getType()->isScalarType())
+      Arg = Move->getSubExpr();
     readObject(Arg, F, P && P->getType()->isReferenceType(), /*Whole=*/true);
   }
 }

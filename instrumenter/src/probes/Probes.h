@@ -99,6 +99,25 @@ public:
   static bool instrument(const clang::CXXForRangeStmt *For, FunctionInstrumenter &F);
 };
 
+/// A call of the library that calls the program's code with the call's own arguments:
+/// `std::make_unique<T>(a, b)` and `make_shared` (T's constructor), `v.emplace_back(a)` of a
+/// sequence container, `o.emplace(a)` of a std::optional, `std::construct_at(p, a)`,
+/// `std::invoke(f, a)` (a lambda or function of the program's), a std::function's call. A call
+/// record for that callee (sleuth_forward) with each argument marked at the position of the
+/// parameter it becomes, so that the parameters take its origins; the reads stay the library
+/// call's too (its value, the container's write).
+class ForwardingCallProbe {
+public:
+  struct Record {
+    unsigned Site, Key;
+  };
+  /// Before the library's own probes claim the arguments' reads: pushes and marks them.
+  static std::optional<Record> markArguments(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// After them, so that it stands outside their edits of the call: the record.
+  static void recordCall(const clang::CallExpr *Call, const Record &Forward,
+                         FunctionInstrumenter &F);
+};
+
 /// Exceptions: a `throw` is a <throw> node that reads its operand under the throw's control; a
 /// handler begins with a <catch> test, controlled by the throw that reached it (or reading what
 /// the library call that threw read), and it controls the handler's statements as an `if`

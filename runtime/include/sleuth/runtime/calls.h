@@ -566,6 +566,14 @@ SLEUTH_INLINE void sleuth_leave_at_exit(struct sleuth_exit_frame *frame) {
 #pragma GCC diagnostic pop
 #endif
 
+/* A call of the library that calls the program's code with the call's own arguments
+ * (`std::make_unique<T>(a, b)`, `v.emplace_back(a)`, `std::invoke(f, a)`): the record of the
+ * call the library makes, matched by `callee_key` (0: any), its arguments marked (sleuth_arg) at
+ * the callee's positions. The arguments' reads stay pending for the library call's own value
+ * and writes. */
+SLEUTH_PROBE void sleuth_forward(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                 unsigned callee_key);
+
 /* --- Exceptions (C++) ------------------------------------------------------------------------
  * `throw e` is `throw (sleuth_throwing(tu, site, ctl), e)` (`throw;` alike): the throw's
  * node, which reads what `e` pushed, is made when the exception leaves it (the runtime stands

@@ -1,0 +1,47 @@
+// The fixture of the instrumenter's rewrite tests: a source written to a scratch directory of
+// the test's own, instrumented in dependence mode, its rewritten text returned.
+#pragma once
+
+#include "sleuth/instrumenter/instrumenter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace sleuth {
+
+class RewriteFixture : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-rewrite-test", Root));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  /// Source, as file Name of the scratch directory, instrumented with Arguments (Adjust may
+  /// change the rest of the request); a failure to instrument fails the test.
+  std::string rewrite(const std::string &Source, const std::string &Name = "test.cpp",
+                      std::vector<std::string> Arguments = {"-std=c++20"},
+                      const std::function<void(InstrumentRequest &)> &Adjust = {}) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, Name);
+    std::ofstream(std::string(P), std::ios::binary) << Source;
+    InstrumentRequest R;
+    R.File = std::string(P);
+    R.Arguments = std::move(Arguments);
+    R.ShowDiagnostics = false;
+    if (Adjust)
+      Adjust(R);
+    InstrumentResult Result = instrument(R);
+    EXPECT_TRUE(Result.Ok) << Result.Error;
+    return Result.Text;
+  }
+
+  llvm::SmallString<128> Root;
+};
+
+} // namespace sleuth
