@@ -12,7 +12,12 @@ using namespace sleuth;
 
 namespace {
 
-using ExceptionTest = RewriteFixture;
+class ExceptionTest : public RewriteFixture {
+protected:
+  std::string rewrite(const std::string &Source) {
+    return RewriteFixture::rewrite("throws.cpp", Source, {"-std=c++20"});
+  }
+};
 
 /// A row of the site table, with its controllers.
 struct SiteRow {

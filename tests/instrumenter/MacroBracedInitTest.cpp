@@ -4,38 +4,20 @@
 // in a declaration of the instrumentation's before the declaration, a returned value before
 // the return statement, and a new expression is read around as a whole. The rewritten text
 // must compile; each test parses it again.
-#include "sleuth/instrumenter/instrumenter.h"
+#include "RewriteFixture.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <fstream>
-#include <gtest/gtest.h>
 #include <regex>
 
 using namespace sleuth;
 
 namespace {
 
-class MacroBracedInitTest : public ::testing::Test {
+class MacroBracedInitTest : public RewriteFixture {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-macro-braced-init-test", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
   InstrumentResult instrumentFile(const std::string &Name, const std::string &Source,
                                   std::vector<std::string> Args) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, Name);
-    std::ofstream(std::string(P), std::ios::binary) << Source;
-    InstrumentRequest R;
-    R.File = std::string(P);
-    R.Arguments = std::move(Args);
-    R.ShowDiagnostics = false;
-    R.StaticReads = false;
-    return instrument(R);
+    return instrumentSource(Name, Source, std::move(Args),
+                            [](InstrumentRequest &R) { R.StaticReads = false; });
   }
 
   /// The rewritten text of Source, which must itself parse (with the runtime's headers) as C
@@ -51,8 +33,6 @@ protected:
                            << Result.Text;
     return Result.Text;
   }
-
-  llvm::SmallString<128> Root;
 };
 
 /// The site of the node that records the write of Var's declaration (`sleuth_decl` of its

@@ -2,41 +2,15 @@
 // int and `return;` in a non-void function, C++'s `register`): the parse accepts them as the
 // real compiler does, the user's warning options decide as they do for it, and a return
 // statement records a return value only where the function has one.
-#include "sleuth/instrumenter/instrumenter.h"
+#include "RewriteFixture.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <fstream>
-#include <gtest/gtest.h>
 #include <regex>
 
 using namespace sleuth;
 
 namespace {
 
-class OldCodeTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-old-code-test", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  InstrumentResult instrumentSource(const std::string &Name, const std::string &Source,
-                                    std::vector<std::string> Args = {}) {
-    llvm::SmallString<256> Path(Root);
-    llvm::sys::path::append(Path, Name);
-    std::ofstream(std::string(Path), std::ios::binary) << Source;
-    InstrumentRequest Request;
-    Request.File = std::string(Path);
-    Request.Arguments = std::move(Args);
-    Request.ShowDiagnostics = false;
-    return instrument(Request);
-  }
-
-  llvm::SmallString<128> Root;
-};
+using OldCodeTest = RewriteFixture;
 
 bool hasSite(const std::string &Text, const std::string &Name) {
   return Text.find("\"" + Name + "\"") != std::string::npos;

@@ -2,38 +2,19 @@
 // --perturbable`): the writes of kept locals pass the local's address, so that a perturbed run
 // can change what they stored; and every build marks the writes whose probe runs before their
 // store (SLEUTH_FLAG_BEFORE_STORE), whose value a perturbed run changes only after the store.
-#include "sleuth/instrumenter/instrumenter.h"
+#include "RewriteFixture.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <fstream>
-#include <gtest/gtest.h>
 #include <regex>
 
 using namespace sleuth;
 
 namespace {
 
-class PerturbableTest : public ::testing::Test {
+class PerturbableTest : public RewriteFixture {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sleuth-perturbable-test", Root));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
   std::string rewrite(const std::string &Name, const std::string &Source, bool Addressed) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, Name);
-    std::ofstream(std::string(P), std::ios::binary) << Source;
-    InstrumentRequest R;
-    R.File = std::string(P);
-    R.ShowDiagnostics = false;
-    R.AddressedLocals = Addressed;
-    InstrumentResult Result = instrument(R);
-    EXPECT_TRUE(Result.Ok) << Result.Error;
-    return Result.Text;
+    return RewriteFixture::rewrite(Name, Source, {},
+                                   [&](InstrumentRequest &R) { R.AddressedLocals = Addressed; });
   }
 
   static size_t count(const std::string &Text, const std::string &Pattern) {
@@ -41,8 +22,6 @@ protected:
     return size_t(
         std::distance(std::sregex_iterator(Text.begin(), Text.end(), Re), std::sregex_iterator()));
   }
-
-  llvm::SmallString<128> Root;
 };
 
 const char *const KeptWrites = "int f(int n) {\n"

@@ -13,7 +13,7 @@ namespace {
 class RangeForTest : public RewriteFixture {
 protected:
   std::string rewrite(const std::string &Source) {
-    return RewriteFixture::rewrite(Source, "loop.cpp", {"-std=c++20"},
+    return RewriteFixture::rewrite("loop.cpp", Source, {"-std=c++20"},
                                    [](InstrumentRequest &R) { R.StaticReads = false; });
   }
 

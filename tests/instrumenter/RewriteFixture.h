@@ -22,11 +22,11 @@ protected:
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Root); }
 
-  /// Source, as file Name of the scratch directory, instrumented with Arguments (Adjust may
-  /// change the rest of the request); a failure to instrument fails the test.
-  std::string rewrite(const std::string &Source, const std::string &Name = "test.cpp",
-                      std::vector<std::string> Arguments = {"-std=c++20"},
-                      const std::function<void(InstrumentRequest &)> &Adjust = {}) {
+  /// Source, written as file Name of the scratch directory, instrumented with Arguments (Adjust
+  /// may change the rest of the request).
+  InstrumentResult instrumentSource(const std::string &Name, const std::string &Source,
+                                    std::vector<std::string> Arguments = {},
+                                    const std::function<void(InstrumentRequest &)> &Adjust = {}) {
     llvm::SmallString<256> P(Root);
     llvm::sys::path::append(P, Name);
     std::ofstream(std::string(P), std::ios::binary) << Source;
@@ -36,7 +36,13 @@ protected:
     R.ShowDiagnostics = false;
     if (Adjust)
       Adjust(R);
-    InstrumentResult Result = instrument(R);
+    return instrument(R);
+  }
+  /// Its rewritten text; a failure to instrument fails the test.
+  std::string rewrite(const std::string &Name, const std::string &Source,
+                      std::vector<std::string> Arguments = {},
+                      const std::function<void(InstrumentRequest &)> &Adjust = {}) {
+    InstrumentResult Result = instrumentSource(Name, Source, std::move(Arguments), Adjust);
     EXPECT_TRUE(Result.Ok) << Result.Error;
     return Result.Text;
   }
