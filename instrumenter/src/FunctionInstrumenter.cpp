@@ -697,15 +697,13 @@ bool FunctionInstrumenter::mayThrowInsideTry(const CallExpr *Call) const {
   return false;
 }
 
-void FunctionInstrumenter::controlHandlers(const ParentMap &Parents) {
+void FunctionInstrumenter::controlHandlers(const ParentMap &Parents,
+                                           const llvm::DenseMap<unsigned, const Stmt *> &AnchorOf) {
   // A handler runs because an exception reached it, which the CFG does not see: its statements
   // that no test inside it controls have its <catch> test as their controller instead of what
   // the CFG made of the try's dispatch.
   if (HandlerSites.empty())
     return;
-  llvm::DenseMap<unsigned, const Stmt *> AnchorOf;
-  for (auto &[SiteId, Anchor] : Anchors)
-    AnchorOf[SiteId] = Anchor;
   auto InnermostHandler = [&](const Stmt *S) -> const CXXCatchStmt * {
     for (const Stmt *P = S; P; P = Parents.getParent(P))
       if (const auto *Handler = dyn_cast<CXXCatchStmt>(P))
@@ -825,7 +823,10 @@ void FunctionInstrumenter::computeControlDependences() {
       LooseControl.insert(SiteId);
   }
 
-  controlHandlers(Parents);
+  llvm::DenseMap<unsigned, const Stmt *> AnchorOf;
+  for (auto &[SiteId, Anchor] : Anchors)
+    AnchorOf[SiteId] = Anchor;
+  controlHandlers(Parents, AnchorOf);
 
   // A site one test T controls may still run before T in a frame: a loop's test, which T in the
   // body controls through the back edge, runs first when the loop is entered; a call inside
@@ -834,9 +835,6 @@ void FunctionInstrumenter::computeControlDependences() {
   // the site is not inside T's condition, and every path from the function's entry to it
   // passes through a branch of T's condition. Elsewhere the site takes its control from a
   // local that T sets (a group of one).
-  llvm::DenseMap<unsigned, const Stmt *> AnchorOf;
-  for (auto &[SiteId, Anchor] : Anchors)
-    AnchorOf[SiteId] = Anchor;
   llvm::DenseMap<unsigned, llvm::SmallPtrSet<const CFGBlock *, 4>> BlocksOf; // test -> branches
   for (const CFGBlock *Block : *Graph)
     if (const Stmt *T = Block ? Block->getTerminatorStmt() : nullptr)

@@ -224,7 +224,8 @@ private:
   void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
   void computeControlDependences();
-  void controlHandlers(const clang::ParentMap &Parents);
+  void controlHandlers(const clang::ParentMap &Parents,
+                       const llvm::DenseMap<unsigned, const clang::Stmt *> &AnchorOf);
   /// True if Call may throw and is inside the try block of a try statement of this function.
   bool mayThrowInsideTry(const clang::CallExpr *Call) const;
   void computeControlGroups();

@@ -209,23 +209,27 @@ void writeReport() {
 
 using namespace sleuth::rt;
 
-extern "C" {
+namespace {
 // A kept local's write in an oracle build: as sleuth_def (always the runtime's path: such
-// builds are not timed), and the write's bytes are there to perturb.
-unsigned sleuth_def_at(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
-                       unsigned long Size) {
-  unsigned Origin = sleuth_def_slow(Tu, Site, Ctl, 1);
+// builds are not timed), and the write's bytes are there to perturb. StoreDone is false for
+// ++/-- whose value is used, recorded before the store (sleuth_defnow).
+unsigned defAt(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+               unsigned long Size, bool StoreDone) {
+  unsigned Origin = sleuth_def_slow(Tu, Site, Ctl, StoreDone ? 1 : 0);
   if (perturb::active())
-    perturb::wrote(Origin - 1, Addr, Size, true);
+    perturb::wrote(Origin - 1, Addr, Size, StoreDone);
   return Origin;
 }
+} // namespace
 
-// ++/-- of a kept local whose value is used: recorded before the store (sleuth_defnow).
+extern "C" {
+unsigned sleuth_def_at(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                       unsigned long Size) {
+  return defAt(Tu, Site, Ctl, Addr, Size, true);
+}
+
 unsigned sleuth_defnow_at(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
                           unsigned long Size) {
-  unsigned Origin = sleuth_def_slow(Tu, Site, Ctl, 0);
-  if (perturb::active())
-    perturb::wrote(Origin - 1, Addr, Size, false);
-  return Origin;
+  return defAt(Tu, Site, Ctl, Addr, Size, false);
 }
 } // extern "C"

@@ -7,20 +7,8 @@
 # CC="sleuth cc" CXX="sleuth c++" run as their native builds do, rebuild when a header changes.
 # usage: wrapper.sh SLEUTH WORKDIR [gcc|clang...]   (default: gcc, and clang if clang-19 exists)
 set -u
-sleuth=$(realpath "$1")
-rm -rf "$2" && mkdir -p "$2" && cd "$2" || exit 1
-work=$(pwd)
-shift 2
-families=("$@")
-if [ ${#families[@]} -eq 0 ]; then
-  families=(gcc)
-  command -v clang-19 >/dev/null 2>&1 && families+=(clang)
-fi
-failures=0
-fail() { echo "FAIL [$family] $*"; failures=$((failures + 1)); }
-ok() { echo "ok [$family] $*"; }
-# instrumented FILE: the object or program carries sleuth probes
-instrumented() { nm "$1" 2>/dev/null | grep -q 'sleuth_'; }
+# shellcheck source=wrapper_common.sh
+. "$(dirname "$(realpath "$0")")/wrapper_common.sh"
 
 mkdir -p src
 printf '#ifndef FOO_H\n#define FOO_H\nint twice(int x);\n#define BASE 20\n#endif\n' >src/foo.h

@@ -6,20 +6,8 @@
 # error; an object compiled again instrumented loses its mark; a Make build ends with the report.
 # usage: wrapper_fallbacks.sh SLEUTH WORKDIR [gcc|clang...]  (default: gcc, and clang if clang-19)
 set -u
-sleuth=$(realpath "$1")
-rm -rf "$2" && mkdir -p "$2" && cd "$2" || exit 1
-work=$(pwd)
-shift 2
-families=("$@")
-if [ ${#families[@]} -eq 0 ]; then
-  families=(gcc)
-  command -v clang-19 >/dev/null 2>&1 && families+=(clang)
-fi
-failures=0
-fail() { echo "FAIL [$family] $*"; failures=$((failures + 1)); }
-ok() { echo "ok [$family] $*"; }
-# instrumented FILE: the object or program carries sleuth probes
-instrumented() { nm "$1" 2>/dev/null | grep -q 'sleuth_'; }
+# shellcheck source=wrapper_common.sh
+. "$(dirname "$(realpath "$0")")/wrapper_common.sh"
 # reported ERR OUTPUT COUNT SOURCE...: ERR holds the link's report for OUTPUT: COUNT sources,
 # each SOURCE named on a line of its own with the first error the real compiler gave.
 reported() {

@@ -110,15 +110,9 @@ ForwardingCallProbe::markArguments(const CallExpr *Call, FunctionInstrumenter &F
     unsigned Position = I < Skip ? 0 : I - Skip + 1;
     if (F.hasProbesInside(Arg)) {
       F.pushReads(Arg);
-    } else if (Position != 0 && Arg->isLValue() && hasAddress(Arg) &&
-               isRepeatable(Arg, F.Ctx.Ast) && !Arg->refersToBitField() &&
-               !Arg->getType()->isIncompleteType() && !Arg->isInstantiationDependent()) {
-      if (const std::string *Origin = F.Locals.companion(Arg))
-        F.addRead(AR, ReadProbe::keptRead(*Origin, F));
-      else
-        F.addRead(AR, ReadProbe::cxxRead(F));
+    } else if (Position != 0 && !Arg->refersToBitField() &&
+               LibraryCallProbe::readReferencedObject(Arg, F)) {
       F.pushLastRead();
-      F.countProbe();
     } else {
       continue;
     }

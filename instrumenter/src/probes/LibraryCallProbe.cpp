@@ -62,17 +62,18 @@ static bool isContiguousContainer(QualType T, ASTContext &Ast) {
 }
 
 // Reads E, a class-type object (with Scalars, also a scalar one bound to a reference); with
-// Whole, a contiguous container's elements as well (isContiguousContainer).
-static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false,
+// Whole, a contiguous container's elements as well (isContiguousContainer). False if E is no
+// object it can read.
+static bool readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = false,
                        bool Whole = false) {
   if (!isTrackableObject(E, F, Scalars))
-    return;
+    return false;
   // A local kept in a companion has no origin in the shadow memory: its companion is read
   // (`return v;` of a parameter into a std::optional<int> binds it to the constructor's U&&).
   if (const std::string *Origin = F.Locals.companion(E)) {
     F.addRead(F.Ctx.fileRange(E), ReadProbe::keptRead(*Origin, F));
     F.countProbe();
-    return;
+    return true;
   }
   if (Whole && isContiguousContainer(E->getType(), F.Ctx.Ast))
     F.addRead(F.Ctx.fileRange(E),
@@ -81,6 +82,11 @@ static void readObject(const Expr *E, FunctionInstrumenter &F, bool Scalars = fa
   else
     F.addRead(F.Ctx.fileRange(E), ReadProbe::cxxRead(F));
   F.countProbe();
+  return true;
+}
+
+bool LibraryCallProbe::readReferencedObject(const Expr *E, FunctionInstrumenter &F) {
+  return readObject(E, F, /*Scalars=*/true);
 }
 
 // True if the library function Callee reads a range of elements to its end, or may:

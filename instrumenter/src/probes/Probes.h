@@ -202,6 +202,9 @@ public:
 /// types would have no origins.
 class LibraryCallProbe {
 public:
+  /// Reads E, an object (class or scalar) the library takes by reference, where it is passed;
+  /// false if E is none it can read.
+  static bool readReferencedObject(const clang::Expr *E, FunctionInstrumenter &F);
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
   /// A constructor whose body is not instrumented (the library's, or one the compiler writes):
   /// the objects it copies or takes by reference are read.
