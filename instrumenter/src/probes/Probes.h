@@ -56,6 +56,9 @@ class WriteProbe {
 public:
   static bool instrument(const clang::BinaryOperator *Assign, FunctionInstrumenter &F);
   static bool instrument(const clang::UnaryOperator *IncDec, FunctionInstrumenter &F);
+  /// Whether E (parentheses aside) is a C++ assignment to a kept local whose value is read: the
+  /// write's rewrite reads it, from the companion, so no read of the shadow memory must.
+  static bool readsKeptValue(const clang::Expr *E, FunctionInstrumenter &F);
 };
 
 /// Declarations with initializers: each declarator's write is recorded right after it.

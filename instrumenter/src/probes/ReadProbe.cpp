@@ -41,6 +41,8 @@ FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
+  if (WriteProbe::readsKeptValue(L, F))
+    return false; // read by the assignment's rewrite
   const std::string *Origin = F.Locals.companion(L);
   bool Kept = Origin != nullptr;
   if (!Origin)

@@ -85,7 +85,7 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   // useless to GCC: there it yields x, as when the value is used.)
   if (F.Ctx.isDiscarded(Assign) && !(F.isCxx() && F.Ctx.isCastToVoid(Assign))) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ")");
-  } else if (F.isCxx()) {
+  } else if (F.isCxx() && !WriteProbe::readsKeptValue(Assign, F)) {
     F.Ctx.wrap(RA, "((void)(", "), " + Def + ", " + Text + ")");
   } else { // the value of the assignment flows on from the node it created
     auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(Origin, F));
@@ -95,6 +95,20 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   F.markConsumed(Assign);
   F.countProbe();
   return true;
+}
+
+bool WriteProbe::readsKeptValue(const Expr *E, FunctionInstrumenter &F) {
+  const auto *Assign = dyn_cast<BinaryOperator>(E->IgnoreParens());
+  if (!F.isCxx() || !Assign || !Assign->isAssignmentOp() || !F.Locals.companion(Assign->getLHS()))
+    return false;
+  // C++'s assignment is an lvalue, which the enclosing expression converts to a value; the
+  // conversion's read would look for the local's origin in the shadow memory, where a kept
+  // local has none.
+  const Stmt *Parent = F.Ctx.parent(Assign);
+  while (isa_and_nonnull<ParenExpr>(Parent))
+    Parent = F.Ctx.parent(Parent);
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+  return Cast && Cast->getCastKind() == CK_LValueToRValue;
 }
 
 bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &F) {
