@@ -20,7 +20,12 @@ after the store) and reruns:
 With --precision it also perturbs the writes inside the slice and counts those that never
 changed the criterion on the same path (lines a slice holds that the runs did not show needed).
 
-usage: oracle.py [options] SOURCE...   (see --help)
+A program is one source file, or a recipe (--recipe NAME=COMMAND): a shell command that builds
+a program of several files, such as a real package's test program, with $CC and $CXX (the
+wrappers, in perturbable dependency mode) into ./program of the directory it runs in, where
+the program then runs.
+
+usage: oracle.py [options] [SOURCE...] [--recipe NAME=COMMAND...]   (see --help)
 """
 import argparse
 import concurrent.futures
@@ -182,6 +187,36 @@ def describe_change(base, run):
     return "; ".join(parts)
 
 
+def wrapper_warning(stderr):
+    """The first warning of the compiler wrappers in a build's output, or None. A file the
+    wrapper could not instrument is compiled as it was, and falls out of every slice: no test
+    of the slices then."""
+    for line in stderr.splitlines():
+        if line.startswith(("sleuth cc: ", "sleuth c++: ")):
+            return line
+    return None
+
+
+def build_recipe(args, command, work):
+    env = dict(os.environ)
+    env["SLEUTH_PERTURBABLE"] = "1"
+    env["SLEUTH_MODE"] = "deps"
+    env["SLEUTH_CC"], env["SLEUTH_CXX"] = args.cc, args.cxx
+    env["CC"], env["CXX"] = f"{args.sleuth} cc", f"{args.sleuth} c++"
+    p = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL)
+    if p.returncode != 0:
+        last = (p.stderr.strip() or p.stdout.strip()).splitlines()[-1:]
+        return None, f"the recipe failed ({p.returncode}): {last}"
+    warning = wrapper_warning(p.stderr + p.stdout)
+    if warning:
+        return None, "the wrapper warned: " + warning
+    exe = os.path.join(work, "program")
+    if not os.access(exe, os.X_OK):
+        return None, "the recipe made no ./program"
+    return exe, None
+
+
 def build(args, source, work):
     cxx = source.endswith((".cpp", ".cc", ".cxx"))
     wrapper = "c++" if cxx else "cc"
@@ -195,8 +230,6 @@ def build(args, source, work):
                        cwd=work, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         return None, f"build failed: {p.stderr.strip().splitlines()[-1:] or p.returncode}"
-    # A file the wrapper could not instrument is compiled as it was, and falls out of every
-    # slice: no test of the slices then.
     if p.stderr.strip():
         return None, "the wrapper warned: " + p.stderr.strip().splitlines()[0]
     return exe, None
@@ -238,8 +271,8 @@ def plan_trials(deps, nodes, cap, seed):
     return trials[:cap] if cap else trials
 
 
-def check_program(args, source, pool):
-    name = os.path.basename(source)
+def check_program(args, program, pool):
+    name, source, recipe = program
     work = os.path.join(args.work, name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -247,7 +280,7 @@ def check_program(args, source, pool):
     result = {"program": name, "source": source, "misses": [], "error": None, "outside": 0,
               "slice_writes": 0, **{k: 0 for k in counts},
               "inside_counts": {k: 0 for k in counts}}
-    exe, error = build(args, source, work)
+    exe, error = build_recipe(args, recipe, work) if recipe else build(args, source, work)
     if error:
         result["error"] = error
         return result
@@ -391,7 +424,9 @@ def read_expected(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sources", nargs="+", metavar="SOURCE")
+    ap.add_argument("sources", nargs="*", metavar="SOURCE")
+    ap.add_argument("--recipe", action="append", default=[], metavar="NAME=COMMAND",
+                    help="a program built by a shell command into ./program (repeatable)")
     ap.add_argument("--sleuth", default=os.path.join(REPO, "build/tools/sleuth/sleuth"))
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("--cxx", default="g++")
@@ -422,9 +457,18 @@ def main():
     for s in args.sources:
         if not os.path.isfile(s):
             fail_usage(f"{s}: no such file")
+    programs = [(os.path.basename(s), os.path.abspath(s), None) for s in args.sources]
+    for r in args.recipe:
+        name, _, command = r.partition("=")
+        if not name or not command.strip() or "/" in name:
+            fail_usage(f"--recipe {r!r}: expected NAME=COMMAND")
+        programs.append((name, None, command))
+    if not programs:
+        fail_usage("no program: give a SOURCE or a --recipe")
+    if len({p[0] for p in programs}) != len(programs):
+        fail_usage("two programs of one name")
     if args.max_trials < 0 or args.jobs < 1:
         fail_usage("--max-trials must be >= 0 and --jobs >= 1")
-    args.sources = [os.path.abspath(s) for s in args.sources]
     expected = read_expected(args.expected)
     temporary = None
     if args.work is None:
@@ -435,8 +479,8 @@ def main():
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for source in args.sources:
-            r = check_program(args, source, pool)
+        for program in programs:
+            r = check_program(args, program, pool)
             results.append(r)
             if r["error"]:
                 print(f"{r['program']}: ERROR {r['error']}", flush=True)
