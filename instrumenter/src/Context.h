@@ -12,10 +12,13 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace sleuth::instrumenter {
+
+class Instantiations;
 
 /// An `assert(ARG)` invocation spelled in the main file (recorded by the preprocessor).
 struct AssertInvocation {
@@ -92,6 +95,9 @@ public:
   bool StaticReads = true;
   /// Dependence mode: kept locals' writes pass their address (InstrumentRequest::AddressedLocals).
   bool AddressedLocals = false;
+  /// The instantiations of the unit's templates, indexed when a probe first asks for them
+  /// (Instantiations::of).
+  std::shared_ptr<Instantiations> TemplateInstantiations;
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 

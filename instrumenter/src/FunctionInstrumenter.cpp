@@ -618,6 +618,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       WriteProbe::instrument(B, *this);
     else if (B->isLogicalOp())
       BranchProbe::instrument(B, *this);
+    else
+      LibraryCallProbe::instrumentDependent(B, *this); // `in >> t` in a template
     return;
   }
   if (const auto *C = dyn_cast<ConditionalOperator>(S)) {

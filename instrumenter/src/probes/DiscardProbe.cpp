@@ -1,4 +1,4 @@
-#include "Probes.h"
+#include "LibraryCalls.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -43,10 +43,21 @@ bool callsNoReturn(const Expr *E) {
   return Function && Function->getNoReturnAttr();
 }
 
+/// True if Callee, a function of the program's, returns a stream by reference
+/// (`std::ostream &operator<<(std::ostream &os, const Doc &d)`): what it printed into the
+/// stream is what its return value read (`return os << d.title;`), which nothing takes where
+/// the caller discards the stream (`std::cout << doc;`, `operator<<(std::cout, doc);`).
+bool returnsStream(const FunctionDecl *Callee) {
+  QualType T = Callee->getReturnType();
+  return T->isLValueReferenceType() && !T->isDependentType() &&
+         library::isStream(T->getPointeeType());
+}
+
 /// The library function that the statement E calls, if E is such a call whose value it
 /// discards (`printf("%d", n)`, `(void)fclose(f)`, `std::cout << n`): a direct callee declared
 /// in a system header (not instrumented, so the call's arguments flow nowhere else), whose probe
-/// made no node of its own.
+/// made no node of its own. Or a function of the program's that returns a stream by reference
+/// (returnsStream): the statement's node takes its value, what it printed.
 const FunctionDecl *libraryCall(const Expr *E, FunctionInstrumenter &F) {
   E = E->IgnoreParens();
   if (const auto *Cast = dyn_cast<CastExpr>(E); Cast && Cast->getCastKind() == CK_ToVoid)
@@ -59,7 +70,7 @@ const FunctionDecl *libraryCall(const Expr *E, FunctionInstrumenter &F) {
     return nullptr;
   // (Compiler builtins, `__builtin_va_end(ap)`, are declared nowhere.)
   SourceLocation Declared = Callee->getCanonicalDecl()->getLocation();
-  if (Declared.isInvalid() || !F.Ctx.SM.isInSystemHeader(Declared))
+  if (Declared.isInvalid() || !(F.Ctx.SM.isInSystemHeader(Declared) || returnsStream(Callee)))
     return nullptr;
   return Callee;
 }

@@ -360,11 +360,12 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
   if (R.isInvalid())
     return instrumentHidden(Return, F);
   const Expr *Value = Return->getRetValue();
-  SourceLocation After = Lexer::findLocationAfterToken(R.getEnd().getLocWithOffset(-1), tok::semi,
-                                                       F.Ctx.SM, F.Ctx.Ast.getLangOpts(), false);
-  if (After.isInvalid())
+  // (Not the lexer's token after the last character: that of `return os << "x";` would start a
+  // string literal, and the return would have no node.)
+  CharSourceRange Whole = F.Ctx.withSemicolon(R);
+  if (Whole.getEnd() == R.getEnd())
     return false;
-  CharSourceRange Whole = CharSourceRange::getCharRange(R.getBegin(), After);
+  SourceLocation After = Whole.getEnd();
   // A C function whose frame a cleanup leaves (leavesAtScopeExit) needs nothing at a return
   // without a value.
   bool LeaveHere = !F.isCxx() && !F.leavesAtScopeExit();

@@ -209,6 +209,15 @@ public:
   /// false if E is none it can read.
   static bool readReferencedObject(const clang::Expr *E, FunctionInstrumenter &F);
   static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// In a template pattern, a call that waits for the instantiation (`std::swap(a, b)`,
+  /// `std::getline(in, s)`, `in >> t` with operands of dependent type): where it calls the
+  /// library in every instantiation of the unit, writing the same arguments, they are recorded
+  /// as outside a template. True if it rewrote E.
+  static bool instrumentDependent(const clang::Expr *E, FunctionInstrumenter &F);
+  /// True if Operand, an argument or operand of E, is one that instrumentDependent records as
+  /// written by E: its old value flows nowhere, and E reads nothing of it.
+  static bool writesDependentOperand(const clang::Expr *E, const clang::Expr *Operand,
+                                     FunctionInstrumenter &F);
   /// A constructor whose body is not instrumented (the library's, or one the compiler writes):
   /// the objects it copies or takes by reference are read.
   static void instrumentConstruction(const clang::CXXConstructExpr *Construct,

@@ -100,6 +100,10 @@ static bool isValueUse(const Expr *L, const Stmt *Parent, FunctionInstrumenter &
   // An implicit conversion is there: a read by conversion (ReadProbe::instrument), or none.
   if (isa<ImplicitCastExpr>(Parent))
     return false;
+  // Written by the library in every instantiation (`in >> t`, `std::swap(a, b)`).
+  if (const auto *E = dyn_cast<Expr>(Parent);
+      E && LibraryCallProbe::writesDependentOperand(E, L, F))
+    return false;
   // Written, address taken, incremented.
   if (const auto *U = dyn_cast<UnaryOperator>(Parent))
     if (U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp())
