@@ -137,6 +137,14 @@ void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigne
 void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position) {
   (void)tu, (void)site, (void)position;
 }
+void sleuth_arg_fenced(struct sleuth_tu *tu, unsigned site, unsigned position) {
+  (void)tu, (void)site, (void)position;
+}
+void sleuth_va_start(const void *key, unsigned first_position) { (void)key, (void)first_position; }
+void sleuth_va_copy(const void *destination, const void *source) {
+  (void)destination, (void)source;
+}
+void sleuth_va_arg(const void *key) { (void)key; }
 void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                unsigned callee_key, unsigned position) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)position;

@@ -103,7 +103,8 @@ const Stmt *FunctionInstrumenter::fullExpression(const Expr *E) const {
 // (its arguments are pushed for the callee, an uninstrumented callee's value is, a library
 // call's probe pushes what it reads), or a statement inside an expression, whose probes are
 // its own; or a default argument or member initializer, whose expression (not among the
-// children) may call. __builtin_expect (Lua's l_likely) only passes its operand on.
+// children) may call; or a va_arg, which pushes its argument's origins. __builtin_expect
+// (Lua's l_likely) only passes its operand on.
 static bool mayPush(const Stmt *S) {
   if (!S)
     return false;
@@ -113,7 +114,8 @@ static bool mayPush(const Stmt *S) {
         Builtin != Builtin::BI__builtin_expect_with_probability)
       return true;
   } else if (isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, StmtExpr, LambdaExpr,
-                 BlockExpr, CoroutineSuspendExpr, CXXDefaultArgExpr, CXXDefaultInitExpr>(S)) {
+                 BlockExpr, CoroutineSuspendExpr, CXXDefaultArgExpr, CXXDefaultInitExpr>(S) ||
+             isa<VAArgExpr>(S)) {
     return true;
   }
   for (const Stmt *Child : S->children())
@@ -641,7 +643,13 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     ConditionProbe::instrument(S, *this);
     return;
   }
+  if (const auto *Arg = dyn_cast<VAArgExpr>(S)) {
+    VariadicProbe::instrument(Arg, *this);
+    return;
+  }
   if (const auto *C = dyn_cast<CallExpr>(S)) {
+    if (VariadicProbe::instrument(C, *this))
+      return;
     // Before the library's probes claim the arguments' reads: they are the callee's too.
     std::optional<ForwardingCallProbe::Record> Forward =
         ForwardingCallProbe::markArguments(C, *this);

@@ -104,6 +104,8 @@ inline ThreadState &thread() {
   return *T;
 }
 
+ThreadState &threadState() { return thread(); }
+
 namespace {
 
 bool sameText(const char *A, const char *B) { return A == B || (A && B && std::strcmp(A, B) == 0); }
@@ -274,6 +276,12 @@ void leaveFrame(ThreadState &T) {
   if (T.Frames.size() <= 1)
     return; // unbalanced leave (e.g. a C frame popped lazily already): ignore
   Frame &F = T.Frames.back();
+  // Fences whose call never entered (left by a jump out of its arguments): the frame's own
+  // reads start where they did before the first.
+  while (!T.Fences.empty() && T.Fences.back().Depth >= T.Frames.size()) {
+    F.reads = T.Fences.back().SavedBase;
+    T.Fences.pop_back();
+  }
   T.Pending.resize(F.reads);
   setArgOrigins(T, F.args);
   // Calls made inside the leaving frame were recorded with depth == Frames.size().
@@ -729,6 +737,39 @@ void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
     C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
 }
 
+void sleuth_arg_fenced(sleuth_tu *Tu, unsigned Site, unsigned Position) {
+  ThreadState &T = thread();
+  CallRecord *C = findCall(T, nodeOf(Tu, Site));
+  if (C == nullptr)
+    return;
+  if (C->num_marks < MaxMarks)
+    C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+  if (T.Frames.size() <= 1 || (C->num_pairs != NoPairs && C->num_pairs != FencedPairs))
+    return;
+  // What the frame pushed so far (the other arguments' reads, whichever order the compiler
+  // evaluates them in, and those of the calls around this one) goes below its base while this
+  // argument runs: a write inside it consumes its own reads only. The callee's entry lowers
+  // the base again (the record's FencedPairs sends it to the runtime).
+  Frame &F = T.Frames.back();
+  unsigned Depth = static_cast<unsigned>(T.Frames.size());
+  if (C->num_pairs == NoPairs) {
+    // A fence of an earlier record of this call, whose callee never entered (a body that is
+    // not instrumented after all): its record is gone, and so goes the fence, lest a loop of
+    // such calls pile them up.
+    for (size_t I = T.Fences.size(); I-- > 0 && T.Fences[I].Depth == Depth;)
+      if (T.Fences[I].Node == C->node) {
+        if (I + 1 == T.Fences.size())
+          F.reads = T.Fences[I].SavedBase;
+        T.Fences.erase(T.Fences.begin() + static_cast<std::ptrdiff_t>(I));
+        break;
+      }
+    T.Fences.push_back(ArgFence{Depth, C->node, F.reads});
+    C->num_pairs = FencedPairs;
+  }
+  F.reads = static_cast<unsigned>(T.Pending.size());
+  T.Pending.setFrameBase(F.reads);
+}
+
 void sleuth_construct_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,
                                unsigned Position) {
   // The record made by the constructor call's argument evaluated first, if it has no mark at
@@ -815,6 +856,15 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
         T.ArgOrigins.push_back(ArgOrigin{C.marks[I].position, T.Pending[P]});
     }
     sleuth_pending_reads.num_args = static_cast<unsigned>(T.ArgOrigins.size());
+    // An argument's fence (sleuth_arg_fenced) is down: the caller's reads start where they
+    // did before it, and fences raised since (calls in its arguments that never entered) go.
+    if (C.num_pairs == FencedPairs)
+      for (size_t I = T.Fences.size(); I-- > 0 && T.Fences[I].Depth == Depth;)
+        if (T.Fences[I].Node == C.node) {
+          T.Frames.back().reads = T.Fences[I].SavedBase;
+          T.Fences.resize(I);
+          break;
+        }
     // The library's call forwarding them still reads them (sleuth_forward).
     if (C.num_pairs != ForwardedPairs)
       T.Pending.resize(std::min(C.reads, End));

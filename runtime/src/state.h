@@ -30,6 +30,18 @@ inline constexpr unsigned NoPairs = ~0u;
 /// arguments' reads pending for the caller. The inline entries take neither NoPairs nor pairs
 /// up to SLEUTH_CALL_PAIRS for it: such a record always comes to the runtime.
 inline constexpr unsigned ForwardedPairs = ~1u;
+/// num_pairs of a record one of whose arguments writes (sleuth_arg_fenced): marks as NoPairs,
+/// and the callee's entry, which the inline entries leave to the runtime, lowers the caller's
+/// frame base that the fence raised.
+inline constexpr unsigned FencedPairs = ~2u;
+
+/// A caller's frame base raised by sleuth_arg_fenced for the call at Node made at frame Depth:
+/// SavedBase is where it was.
+struct ArgFence {
+  unsigned Depth;
+  unsigned Node;
+  unsigned SavedBase;
+};
 
 struct ArgOrigin {
   unsigned Position;
@@ -174,6 +186,7 @@ struct ThreadState {
            &sleuth_reads::max_calls>
       Calls;
   std::vector<ArgOrigin> ArgOrigins; // its size published as sleuth_pending_reads.num_args
+  std::vector<ArgFence> Fences;      // in the order they were raised
   std::vector<PendingWrite> PendingWrites;
   /// By node: how often this thread ran it; published (data and size) for the inline probes.
   std::vector<unsigned long> Hits;
@@ -250,6 +263,8 @@ ShadowMemory &shadow();
 /// True once a unit of dependence mode registered: from then on the heap hooks keep the shadow
 /// in step with the heap (heap_hooks.cpp).
 bool shadowInUse();
+/// The calling thread's state, made on its first use.
+ThreadState &threadState();
 
 /// Called by the free hook, on its own leaf cache, just before it forgets the origins of the
 /// block at Block: if a container's elements being watched (sleuth_watch_contents) lie there,

@@ -494,12 +494,14 @@ TEST_F(RewriteTest, CallsWhoseArgumentsReadOnlyKeptLocalsCarryTheirOrigins) {
                  "([0-9]+)u, &__sleuth_rc\\[[0-9]+\\], 2u, 1u, (__sleuth_o1_0), 2u, \\2, 0u, 0u, "
                  "0u, 0u\\), g\\(n, n - 1\\)\\); int __sleuth_d\\1 ")))
       << Text;
-  // Reading memory or writing a local: a mark per argument, as before.
+  // Reading memory or writing a local: a mark per argument, as before (fenced where the
+  // argument writes, see CallArgumentsTest).
   size_t Args = 0;
-  for (size_t At = Text.find("sleuth_arg("); At != std::string::npos;
-       At = Text.find("sleuth_arg(", At + 1))
+  for (size_t At = Text.find("sleuth_arg"); At != std::string::npos;
+       At = Text.find("sleuth_arg", At + 1))
     ++Args;
   EXPECT_EQ(Args, 3u); // g(*p, n): two; g(n++, 2): one
+  EXPECT_NE(Text.find("g((sleuth_arg_fenced("), std::string::npos) << Text;
 }
 
 TEST_F(RewriteTest, LocalsReachableUnderOtherNamesStayInTheShadow) {

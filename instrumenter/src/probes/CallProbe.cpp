@@ -5,6 +5,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace clang;
 
@@ -115,6 +116,100 @@ static bool bindsParameter(const CallExpr *Call, unsigned I) {
            Call->getNumArgs() == 2 && I == 1);
 }
 
+// True if evaluating S writes (an assignment, `++`, `--`): the write's node consumes the
+// pending reads of its frame, those of the other arguments evaluated before it too. Not inside
+// a lambda's body or an unevaluated operand, which this evaluation does not run.
+static bool writesInside(const Stmt *S) {
+  if (!S || isa<LambdaExpr, BlockExpr, UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr>(S))
+    return false;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+    return true;
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S); Unary && Unary->isIncrementDecrementOp())
+    return true;
+  for (const Stmt *Child : S->children())
+    if (writesInside(Child))
+      return true;
+  return false;
+}
+
+// True if evaluating S reads a value (a variable's, memory's, a call's).
+static bool readsSomething(const Stmt *S) {
+  if (!S || isa<LambdaExpr, BlockExpr, UnaryExprOrTypeTraitExpr>(S))
+    return false;
+  if (isa<CallExpr, CXXConstructExpr, VAArgExpr>(S))
+    return true;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+      Cast && Cast->getCastKind() == CK_LValueToRValue)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (readsSomething(Child))
+      return true;
+  return false;
+}
+
+// True if evaluating S does nothing but read and compute: no call, write, test or va_arg,
+// whose probes push reads or make nodes of their own.
+static bool onlyComputes(const Stmt *S) {
+  if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
+    return true;
+  if (isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, VAArgExpr, StmtExpr,
+          LambdaExpr, BlockExpr, ConditionalOperator, BinaryConditionalOperator>(S))
+    return false;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S);
+      Binary && (Binary->isAssignmentOp() || Binary->isLogicalOp()))
+    return false;
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S); Unary && Unary->isIncrementDecrementOp())
+    return false;
+  for (const Stmt *Child : S->children())
+    if (!onlyComputes(Child))
+      return false;
+  return true;
+}
+
+// The parameter of Callee that the Position-th argument binds (1-based), if any.
+static const ParmVarDecl *parameterAt(const FunctionDecl *Callee, unsigned Position) {
+  if (!Callee || Position == 0 || Position > Callee->getNumParams())
+    return nullptr;
+  return Callee->getParamDecl(Position - 1);
+}
+
+// If Arg is a value of scalar type that reads something and binds Param, a `const T &`
+// (`ring.push(base * i)` of `void push(const T &x)`), the template arguments of the probe that
+// writes the temporary the binding materializes, which the callee reads through the reference
+// and which nothing wrote: "" where the argument's own type is T, `<long>` where the binding
+// converts it first (`widen(n)` of an `int n` for `const long &`), which is then spelled for a
+// builtin T only. None for an lvalue bound as it is.
+static std::optional<std::string> bindsTemporary(const Expr *Arg, const ParmVarDecl *Param,
+                                                 FunctionInstrumenter &F) {
+  if (!F.isCxx() || !Param || !readsSomething(Arg))
+    return std::nullopt;
+  QualType Type = Param->getType();
+  if (!Type->isLValueReferenceType() || !Type->getPointeeType().isConstQualified() ||
+      Type->getPointeeType().isVolatileQualified())
+    return std::nullopt;
+  const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(Arg->IgnoreParens());
+  if (!Temporary || !Temporary->getType()->isScalarType() ||
+      Temporary->getType()->isDependentType())
+    return std::nullopt;
+  const Expr *Value = Temporary->getSubExpr()->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(Value)) {
+    // (A load of an lvalue of T itself: the probe's parameter would bind the lvalue.)
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      return std::nullopt;
+    if (Cast->getCastKind() != CK_NoOp) {
+      QualType Target = Temporary->getType().getUnqualifiedType();
+      if (!Target->isBuiltinType() || !Target->isArithmeticType())
+        return std::nullopt;
+      return "<" + Target.getAsString(F.Ctx.Ast.getPrintingPolicy()) + ">";
+    }
+    Value = Cast->getSubExpr()->IgnoreParens();
+  }
+  if (!Value->isPRValue() ||
+      !F.Ctx.Ast.hasSameUnqualifiedType(Value->getType(), Temporary->getType()))
+    return std::nullopt;
+  return "";
+}
+
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Literals have no call syntax to mark beside; their operands' reads simply flow into the
   // result. An overloaded operator the program wrote is a call (isRecordedOperator).
@@ -141,6 +236,15 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     if (!Method || !Method->isVirtual())
       Key = FunctionInstrumenter::calleeKey(Callee);
   }
+  // A fence of the arguments (sleuth_arg_fenced) comes down at the callee's entry: only for
+  // a callee sure to enter, defined where this unit instruments it and called directly. (An
+  // extern function compiled elsewhere may not be instrumented: a fence left up would hide the
+  // other arguments' reads from the call's value.)
+  const FunctionDecl *Entered = nullptr;
+  if (const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+      Definition && Key != 0 &&
+      F.Ctx.instrumentable(F.Ctx.SM.getFileLoc(Definition->getLocation())))
+    Entered = Callee;
   unsigned Site = F.addSite(SiteKind::Call, Call, Call->getBeginLoc(), "<call>");
   std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.callSiteControl(Site);
   // Arguments free of side effects that read only kept locals (f(L, n - 1)): their origins go
@@ -152,6 +256,7 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     ++Position;
     std::vector<const std::string *> Origins;
     if (!Direct || isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) ||
+        bindsTemporary(Arg, parameterAt(Entered, Position), F) ||
         Arg->HasSideEffects(F.Ctx.Ast, /*IncludePossibleEffects=*/true) ||
         !readsOnlyCompanions(Arg, F, Origins)) {
       Direct = false;
@@ -194,9 +299,31 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
     // initialization) is no expression: it cannot stand after a comma.
     if (AR.isInvalid() || F.Ctx.text(AR).rfind('{', 0) == 0)
       continue;
-    F.Ctx.wrap(AR,
-               "(sleuth_arg(" + F.Ctx.unitAndSite(Site) + ", " + std::to_string(Position) + "), ",
-               ")");
+    std::string Mark = F.Ctx.unitAndSite(Site) + ", " + std::to_string(Position) + "), ";
+    // A temporary the argument materializes for a const reference parameter is written from
+    // the argument's reads (sleuth::materialized), where the callee's reads through the
+    // reference find it.
+    const ParmVarDecl *Param = parameterAt(Entered, Position);
+    if (std::optional<std::string> Type = bindsTemporary(Arg, Param, F)) {
+      std::string Name = Param->getName().empty() ? "<temporary>" : Param->getName().str();
+      unsigned Temporary = F.addSite(SiteKind::Var, Arg, Arg->getBeginLoc(), Name);
+      F.claimReads(Arg, Temporary);
+      // An argument that only computes has its reads checked against the node, which then
+      // takes no pending read (materialized_nopending) and needs no fence: the common case,
+      // inline. Otherwise (a call inside) it takes the argument's pending reads, and only them.
+      bool Computes = onlyComputes(Arg);
+      std::string Probe =
+          Computes ? F.nodeProbe("sleuth::materialized", Arg) : std::string("sleuth::materialized");
+      F.Ctx.wrap(AR,
+                 (Computes ? "(sleuth_arg(" : "(sleuth_arg_fenced(") + Mark + Probe + *Type + "(" +
+                     F.Ctx.unitAndSite(Temporary) + ", " + F.control(Temporary) + ", ",
+                 "))");
+      continue;
+    }
+    // An argument that writes keeps the reads of those evaluated before it (in the order the
+    // compiler chose) out of its write's node (sleuth_arg_fenced).
+    const char *Probe = Entered && writesInside(Arg) ? "(sleuth_arg_fenced(" : "(sleuth_arg(";
+    F.Ctx.wrap(AR, Probe + Mark, ")");
   }
   // Where an argument's reads go the run decides: into the parameters of an instrumented
   // callee, else into whatever consumes the call's value (an uninstrumented callee's result

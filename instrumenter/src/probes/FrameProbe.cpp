@@ -106,8 +106,9 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
   // too (their sites are consecutive), and each companion is the node's id plus one: the
   // unit's base plus the site, with no call per parameter.
   // (Vacuously so for a function without parameters: its entry takes the fused probe too,
-  // whose inline path enters without a call.)
-  bool AllKept = true;
+  // whose inline path enters without a call.) Not a variadic function: its extra arguments'
+  // origins, which va_arg reads (VariadicProbe), are kept by the runtime's entry.
+  bool AllKept = !F.Function->isVariadic();
   for (const ParmVarDecl *P : F.Function->parameters())
     AllKept = AllKept && !P->getDeclName().isEmpty() && F.Locals.companion(P);
   std::string Params;

@@ -233,6 +233,17 @@ public:
   static bool instrument(const clang::LambdaExpr *Lambda, FunctionInstrumenter &F);
 };
 
+/// The program's own variadic functions: `va_arg(ap, T)` reads the call's next extra argument,
+/// whose origins the callee's entry keeps (positions beyond the named parameters), though no
+/// parameter's node takes them. `va_start` starts a va_list's walk at the first extra argument,
+/// `va_copy` copies where one is; a helper given the va_list (`vsum(n, ap)`) walks on.
+class VariadicProbe {
+public:
+  static bool instrument(const clang::VAArgExpr *Arg, FunctionInstrumenter &F);
+  /// `va_start` and `va_copy` (builtin calls); false for any other call.
+  static bool instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
 /// Function entry (frame, parameters), returns and the end of C functions.
 class FrameProbe {
 public:

@@ -20,6 +20,11 @@ extern "C" {
 SLEUTH_PROBE void sleuth_call_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                    unsigned callee_key, unsigned consumer, unsigned *cache);
 SLEUTH_PROBE void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position);
+/* sleuth_arg for an argument that writes (`f((g &= x), y)`): a write consumes its frame's
+ * pending reads, and so those of the arguments evaluated before it (all others under GCC,
+ * which evaluates right to left). Until the callee enters, the reads pushed so far stay below
+ * the frame's base, so that the parameters take their origins in either order. */
+SLEUTH_PROBE void sleuth_arg_fenced(struct sleuth_tu *tu, unsigned site, unsigned position);
 SLEUTH_PROBE void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                             unsigned key, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
@@ -565,6 +570,17 @@ SLEUTH_INLINE void sleuth_leave_at_exit(struct sleuth_exit_frame *frame) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+/* --- The program's variadic functions --------------------------------------------------------
+ * `va_start(ap, last)` in a function with N named parameters is preceded by
+ * sleuth_va_start(KEY, N + 1), `va_copy(d, s)` by sleuth_va_copy(KEY(d), KEY(s)) and
+ * `va_arg(ap, T)` by sleuth_va_arg(KEY), which pushes the origins of the call's next extra
+ * argument for what reads the value. KEY is the va_list's address: `ap` itself where va_list is
+ * an array (x86-64: a parameter of type va_list then points to the caller's, so that a helper
+ * `vsum(n, ap)` walks the same arguments), else `&ap`. */
+SLEUTH_PROBE void sleuth_va_start(const void *key, unsigned first_position);
+SLEUTH_PROBE void sleuth_va_copy(const void *destination, const void *source);
+SLEUTH_PROBE void sleuth_va_arg(const void *key);
 
 /* A call of the library that calls the program's code with the call's own arguments
  * (`std::make_unique<T>(a, b)`, `v.emplace_back(a)`, `std::invoke(f, a)`): the record of the

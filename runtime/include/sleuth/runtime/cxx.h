@@ -90,6 +90,25 @@ __attribute__((always_inline)) inline T &wrote_hot(sleuth_tu *Tu, unsigned Site,
   return Lvalue;
 }
 
+/* A prvalue argument bound to a const reference parameter of the program's callee
+ * (`ring.push(base * i)` of `void push(const T &x)`): the temporary the binding materializes
+ * is written here, from the argument's reads, so that the callee's reads through the reference
+ * find them. Yields the temporary, which the parameter then binds (it lives until the end of
+ * the full expression, the call's). */
+template <class T>
+inline const T &materialized(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const T &Temporary) {
+  sleuth_set(Tu, Site, Ctl, address_of(Temporary), sizeof(T));
+  return Temporary;
+}
+/* The same for an argument whose reads are all checked against the node: it takes no pending
+ * read (those pending are the other arguments'). */
+template <class T>
+inline const T &materialized_nopending(sleuth_tu *Tu, unsigned Site, unsigned Ctl,
+                                       const T &Temporary) {
+  sleuth_set_nopending(Tu, Site, Ctl, address_of(Temporary), sizeof(T));
+  return Temporary;
+}
+
 /* Records a write of Lvalue by a library call that took it by non-const reference, whose value
  * Result is (`std::cin >> x` inside `std::cin >> x >> y`): both are evaluated before this runs,
  * so the write is recorded after the call. Yields Result, an lvalue reference (the stream). */
