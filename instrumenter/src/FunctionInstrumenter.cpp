@@ -787,9 +787,12 @@ void FunctionInstrumenter::computeControlDependences() {
       }
     }
   }
-  // A test's own condition may span several blocks (`(a || b) && c`), and a loop test controls
-  // itself: those branches, and branches that are no test site at all (the `a &&` of an
-  // unrecorded condition), stand for the tests that control them in turn.
+  // A test's own condition may span several blocks (`(a || b) && c`), and branches that are no
+  // test site at all (the `a &&` of an unrecorded condition): those stand for the tests that
+  // control them in turn. But the branch that ends a test's condition controls the test itself
+  // only around a loop (`while`, do-while, for, range-for, an `if` with a `goto` back): each
+  // iteration's test depends on the one before (Xin and Zhang), and its first execution on
+  // what controls the loop; both are its controllers, and the latest executed one wins.
   llvm::DenseSet<unsigned> TestSites;
   for (const auto &Entry : TerminatorSites)
     TestSites.insert(Entry.second);
@@ -817,6 +820,8 @@ void FunctionInstrumenter::computeControlDependences() {
         if (Found == TerminatorSites.end() || Found->second == Self) {
           if (Found == TerminatorSites.end())
             Loose.insert(It->first);
+          else if (Controller == Block && !llvm::is_contained(It->second, Self))
+            It->second.push_back(Self); // the branch that ends the condition, around a loop
           llvm::append_range(Work, Direct.lookup(Controller));
           continue;
         }
