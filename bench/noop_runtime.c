@@ -70,6 +70,7 @@ void *sleuth_created(struct sleuth_tu *tu, unsigned site, unsigned ctl, const vo
   return (void *)(__UINTPTR_TYPE__)addr;
 }
 void sleuth_get_string(const volatile void *s) { (void)s; }
+const char *sleuth_got_string(const volatile void *s) { return (const char *)s; }
 void sleuth_swapped(struct sleuth_tu *tu, unsigned site_a, unsigned site_b, unsigned ctl,
                     const volatile void *a, const volatile void *b, unsigned long size) {
   (void)tu, (void)site_a, (void)site_b, (void)ctl, (void)a, (void)b, (void)size;

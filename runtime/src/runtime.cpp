@@ -471,6 +471,11 @@ void sleuth_get_string(const volatile void *S) {
     sleuth_get_slow(S, std::strlen(static_cast<const char *>(const_cast<const void *>(S))) + 1);
 }
 
+const char *sleuth_got_string(const volatile void *S) {
+  sleuth_get_string(S);
+  return static_cast<const char *>(const_cast<const void *>(S));
+}
+
 // Pushes the distinct origins of a container's elements, each once: the elements of a long
 // vector alternate between a few writes, which the shadow's run-length collection would push
 // once per element.

@@ -86,10 +86,22 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
            !(F.isCxx() && T->isEnumeralType());
   };
   bool InlineDeclarators = !Single && TakesInt(Spec);
+  // The dummy declarator's value: 0, or a null pointer where it is declared a pointer to the
+  // specifier type (`for (struct node *p = head; …)`, whose specifiers take no int).
+  std::string Zero = "0";
+  std::string Declarator = "__sleuth_d";
   if (!InBlock && !InlineDeclarators) {
+    bool InFor = Single && Parent && isa<ForStmt>(Parent);
+    bool PointerSpec = InFor && !Spec.isNull() && !Spec->getContainedAutoType() &&
+                       Tracked.front()->getType()->isPointerType() &&
+                       !Tracked.front()->getType()->getContainedAutoType();
     // for (T x = …;) with a class type: a dummy declarator would not convert; leave it.
-    if (!(Single && TakesInt(Spec) && Parent && isa<ForStmt>(Parent)))
+    if (!(InFor && TakesInt(Spec)) && !PointerSpec)
       return false;
+    if (!TakesInt(Spec)) {
+      Zero = F.isCxx() ? "nullptr" : "(void *)0";
+      Declarator = "*__sleuth_d";
+    }
     InlineDeclarators = true;
   }
   std::string Statement;
@@ -98,21 +110,22 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     unsigned Site = F.addSite(SiteKind::Var, V->getInit(), V->getLocation(), Name);
     F.claimReads(V->getInit(), Site);
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
-    std::string Dummy = "__sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = ";
+    std::string Dummy = Declarator + std::to_string(Site) + " __attribute__((unused)) = ";
     if (const std::string *Origin = F.Locals.companion(V)) {
       std::string Probe =
           F.Ctx.AddressedLocals ? std::string("sleuth_def") : F.nodeProbe("sleuth_def", Decl);
-      Dummy +=
-          "((void)(" + *Origin + " = " + keptWriteProbe(V, Name, Probe, Unit, false, F) + "), 0)";
+      Dummy += "((void)(" + *Origin + " = " + keptWriteProbe(V, Name, Probe, Unit, false, F) +
+               "), " + Zero + ")";
       // After the statement, the companion is assigned later than the initializer runs.
       F.Statics.noteWrite(V, V->getInit(), Site, InlineDeclarators || Single);
     } else if (F.isCxx() && constructedByInstrumentedCode(V, F)) {
-      Dummy += "((void)sleuth_def(" + Unit + "), 0)";
+      Dummy += "((void)sleuth_def(" + Unit + "), " + Zero + ")";
     } else {
       std::string Addr = addressOf(V->getType(), Name, F.isCxx());
       // A constant as the value: an extra declarator of the specifiers' type (`const char *c
       // = v, __sleuth_dN`: a char) takes it without a narrowing warning (-Wconversion).
-      Dummy += "((void)sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + ")), 0)";
+      Dummy +=
+          "((void)sleuth_decl(" + Unit + ", " + Addr + ", sizeof(" + Name + ")), " + Zero + ")";
     }
     if (InlineDeclarators) {
       CharSourceRange R = F.Ctx.expansionRange(V->getSourceRange());

@@ -124,7 +124,9 @@ static CharSourceRange fortifiedInvocation(const CallExpr *Call, FunctionInstrum
 // Strings the library call reads (printf's `%s`, `puts(s)`, `strcmp(a, b)`): the origins of
 // their bytes are read just before the call, so that what it prints or computes leads to the
 // writes of the characters (a buffer sprintf or strcpy filled, input fgets stored), not only
-// to the pointer. Where the argument's text may be evaluated again.
+// to the pointer. Where the argument's text may be evaluated again, before the call; else (a
+// call's value, `printf("%s", version())`) where the argument is evaluated, by a probe that
+// yields it.
 void readStringArguments(const CallExpr *Call, const FunctionDecl *Callee,
                          FunctionInstrumenter &F) {
   std::vector<unsigned> Strings = printedStrings(Call, Callee);
@@ -169,9 +171,14 @@ void readStringArguments(const CallExpr *Call, const FunctionDecl *Callee,
                                          SM.getSpellingLoc(Arg->getEndLoc())),
           SM, F.Ctx.Ast.getLangOpts());
     if (!Chars || isa<StringLiteral>(Arg) || R.isInvalid() || !Inside(R) ||
-        !isRepeatable(Arg, F.Ctx.Ast) || Arg->isInstantiationDependent())
+        Arg->isInstantiationDependent())
       continue;
-    Reads += "sleuth_get_string(" + F.Ctx.text(R) + "), ";
+    if (isRepeatable(Arg, F.Ctx.Ast)) {
+      Reads += "sleuth_get_string(" + F.Ctx.text(R) + "), ";
+    } else if (F.Ctx.fileRange(Arg).isValid()) { // not spelled by a macro's body
+      F.Ctx.wrap(F.Ctx.fileRange(Arg), "sleuth_got_string(", ")");
+      F.countProbe();
+    }
   }
   if (Reads.empty())
     return;

@@ -232,6 +232,7 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
     F.Ctx.wrap(RL, "(*(" + Type + " *)sleuth_setnow(" + Unit + ", " + addressOfC(L->getType()),
                "), sizeof(" + Type + ")))");
+    F.notePush(IncDec); // the new node, for the enclosing expression's node
   }
   F.markConsumed(IncDec);
   F.countProbe();

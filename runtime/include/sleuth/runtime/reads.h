@@ -199,6 +199,9 @@ SLEUTH_PROBE void *sleuth_getp(const volatile void *addr, unsigned long size);
  * printf prints as "(null)"). Out of line: GCC would take an inline test of the pointer for a
  * sign that it may be null where the call uses it (-Wformat-overflow, -Wnonnull). */
 SLEUTH_PROBE void sleuth_get_string(const volatile void *s);
+/* The same for an argument that cannot be evaluated twice (`printf("%s", version())`): it wraps
+ * the argument, and yields the string it was given. */
+SLEUTH_PROBE const char *sleuth_got_string(const volatile void *s);
 /* Forget pending reads of a full expression whose value was discarded (inline: the frame's
  * reads start at sleuth_pending_reads.frame). */
 SLEUTH_INLINE void sleuth_discard(void) {
