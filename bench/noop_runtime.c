@@ -106,6 +106,11 @@ void sleuth_set_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, const vo
   (void)tu, (void)site, (void)ctl, (void)addr, (void)size;
   forgetReads();
 }
+void sleuth_set_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                               const volatile void *addr, unsigned long size) {
+  (void)tu, (void)site, (void)ctl, (void)addr, (void)size;
+  forgetReads();
+}
 void *sleuth_setp(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *addr,
                   unsigned long size) {
   (void)tu, (void)site, (void)ctl, (void)size;
@@ -119,6 +124,16 @@ void *sleuth_setnow(struct sleuth_tu *tu, unsigned site, unsigned ctl, void *add
   return addr;
 }
 int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+  (void)tu, (void)site, (void)ctl;
+  forgetReads();
+  return outcome;
+}
+unsigned sleuth_def_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
+  (void)tu, (void)ctl;
+  forgetReads();
+  return site + 1;
+}
+int sleuth_test_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
   (void)tu, (void)site, (void)ctl;
   forgetReads();
   return outcome;

@@ -413,16 +413,32 @@ void sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volat
   checkCollected(T, Tu, Cache, Site, Mark);
 }
 
-void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
-                     unsigned long Size) {
-  ThreadState &T = thread();
+// A write through memory; it consumes the frame's pending reads from From on (all of them, or
+// none but the old value's for a `_nopending` twin).
+static void setNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Ctl,
+                    const volatile void *Addr, unsigned long Size, size_t From) {
   unsigned Node = nodeOf(Tu, Site);
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
     pushOrigins(T, Addr, Size); // the shadow still holds the old value's origins
-  makeNode(T, Tu, Site, Node, Ctl);
+  makeNode(T, Tu, Site, Node, Ctl, From);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
   if (perturb::active())
     perturb::wrote(Node, Addr, Size, !(Tu->sites[Site].flags & SLEUTH_FLAG_BEFORE_STORE));
+}
+
+void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                     unsigned long Size) {
+  setNode(thread(), Tu, Site, Ctl, Addr, Size, ~size_t(0));
+}
+
+// A `_nopending` twin's slow path drops what the frame has pending, as its inline path does.
+static void dropPending(ThreadState &T) { T.Pending.resize(T.Frames.back().reads); }
+
+void sleuth_set_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl,
+                               const volatile void *Addr, unsigned long Size) {
+  ThreadState &T = thread();
+  dropPending(T);
+  setNode(T, Tu, Site, Ctl, Addr, Size, ~size_t(0)); // a compound write's old value only
 }
 
 void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
@@ -636,6 +652,14 @@ void sleuth_use_slow(unsigned Origin) {
     thread().Pending.push_back(Origin - 1);
 }
 
+unsigned sleuth_def_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl) {
+  ThreadState &T = thread();
+  dropPending(T);
+  unsigned Node = nodeOf(Tu, Site);
+  makeNode(T, Tu, Site, Node, Ctl);
+  return Node + 1;
+}
+
 unsigned sleuth_def_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Consume) {
   // A ++/-- whose value is used (Consume == 0) sits inside a larger expression: the reads
   // pending so far belong to that expression, not to this write.
@@ -680,6 +704,15 @@ void *sleuth_setnow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, void *Addr, unsi
 
 int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
+  makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
+  if (perturb::active())
+    perturb::testOutcome(Outcome);
+  return Outcome;
+}
+
+int sleuth_test_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
+  ThreadState &T = thread();
+  dropPending(T);
   makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
   if (perturb::active())
     perturb::testOutcome(Outcome);

@@ -79,6 +79,20 @@ if [ "$family" = gcc ]; then
   fi
 fi
 
+# The runtime's slow paths must record what its inline paths do: a traced run, every node
+# through the runtime (SLEUTH_PERTURB=none, as the soundness oracle's baseline), gives the same
+# graph. Once per example (gcc); a program whose plain runs disagree (threads) is not compared.
+if [ "$family" = gcc ]; then
+  (cd "$work" && SLEUTH_PERTURB=none "$sleuth" run -o traced.deps -- ./instrumented >/dev/null 2>&1)
+  if ! cmp -s <(edges "$work/run.deps") <(edges "$work/traced.deps"); then
+    (cd "$work" && "$sleuth" run -o again.deps -- ./instrumented >/dev/null 2>&1)
+    cmp -s <(edges "$work/run.deps") <(edges "$work/again.deps") && {
+      diff <(edges "$work/run.deps") <(edges "$work/traced.deps") | head -20
+      fail "a traced run (SLEUTH_PERTURB=none) records another graph than the inline probes"
+    }
+  fi
+fi
+
 if [ "$golden_dir" = - ]; then
   # No golden slices: the dependence file must still be complete and loadable.
   "$sleuth" slice "$work/run.deps" --format deps >/dev/null 2>"$work/slice.err" ||

@@ -25,6 +25,15 @@ SLEUTH_PROBE unsigned sleuth_def_slow(struct sleuth_tu *tu, unsigned site, unsig
 SLEUTH_PROBE int sleuth_test_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
 SLEUTH_PROBE void sleuth_set_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                   const volatile void *addr, unsigned long size);
+/* The slow paths of the `_nopending` twins: like their fast paths, they drop the frame's
+ * pending reads without depending on them (reads that no node of this full expression pushed:
+ * those of a write inside a macro's body, which is not seen), so that the graph is the same
+ * whichever path an execution takes. */
+SLEUTH_PROBE unsigned sleuth_def_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl);
+SLEUTH_PROBE int sleuth_test_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                            int outcome);
+SLEUTH_PROBE void sleuth_set_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                            const volatile void *addr, unsigned long size);
 
 #ifdef SLEUTH_INLINE_WRITES
 /* How many pending reads a node may consume inline: each must be one of the first four origins
@@ -138,7 +147,7 @@ SLEUTH_INLINE unsigned sleuth_def_node(struct sleuth_tu *tu, unsigned site, unsi
 #else
   (void)pending;
 #endif
-  return sleuth_def_slow(tu, site, ctl, 1);
+  return pending ? sleuth_def_slow(tu, site, ctl, 1) : sleuth_def_nopending_slow(tu, site, ctl);
 }
 SLEUTH_INLINE unsigned sleuth_def_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl) {
   return sleuth_def_node(tu, site, ctl, 1);
@@ -181,7 +190,10 @@ SLEUTH_INLINE int sleuth_test_node(struct sleuth_tu *tu, unsigned site, unsigned
 #else
   (void)pending;
 #endif
-  (void)sleuth_test_slow(tu, site, ctl, outcome);
+  if (pending)
+    (void)sleuth_test_slow(tu, site, ctl, outcome);
+  else
+    (void)sleuth_test_nopending_slow(tu, site, ctl, outcome);
   return outcome;
 }
 SLEUTH_INLINE int sleuth_test_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
@@ -264,10 +276,11 @@ SLEUTH_INLINE void sleuth_set_node(struct sleuth_tu *tu, unsigned site, unsigned
         sleuth_set_part(tu, site, s, word, first, a, size))
       return;
   }
-#else
-  (void)pending;
 #endif
-  sleuth_set_slow(tu, site, ctl, addr, size);
+  if (pending)
+    sleuth_set_slow(tu, site, ctl, addr, size);
+  else
+    sleuth_set_nopending_slow(tu, site, ctl, addr, size);
 }
 SLEUTH_INLINE void sleuth_set_hot(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                   const volatile void *addr, unsigned long size) {
@@ -390,9 +403,10 @@ SLEUTH_INLINE unsigned long sleuth_formatted_size(int count, unsigned long size)
     return 0;
   return (unsigned long)count < size ? (unsigned long)count + 1 : size;
 }
-__attribute__((format(printf, 5, 0))) SLEUTH_INLINE int
-sleuth_vsprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
-                __builtin_va_list args) {
+__attribute__((format(printf, 5, 0))) SLEUTH_INLINE int sleuth_vsprintf(struct sleuth_tu *tu,
+                                                                        unsigned site, unsigned ctl,
+                                                                        char *d, const char *format,
+                                                                        __builtin_va_list args) {
   int count = __builtin_vsprintf(d, format, args);
   sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
   return count;
@@ -409,9 +423,10 @@ sleuth_vsnprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, uns
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-__attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int
-sleuth_sprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
-               ...) {
+__attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int sleuth_sprintf(struct sleuth_tu *tu,
+                                                                      unsigned site, unsigned ctl,
+                                                                      char *d, const char *format,
+                                                                      ...) {
   __builtin_va_list args;
   int count;
   __builtin_va_start(args, format);
@@ -420,9 +435,10 @@ sleuth_sprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const
   sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
   return count;
 }
-__attribute__((format(printf, 6, 7))) SLEUTH_LOCAL int
-sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsigned long size,
-                const char *format, ...) {
+__attribute__((format(printf, 6, 7))) SLEUTH_LOCAL int sleuth_snprintf(struct sleuth_tu *tu,
+                                                                       unsigned site, unsigned ctl,
+                                                                       char *d, unsigned long size,
+                                                                       const char *format, ...) {
   __builtin_va_list args;
   int count;
   __builtin_va_start(args, format);
@@ -438,8 +454,8 @@ sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsi
 /* strftime(d, ...), just returned `count`: its node depends on the arguments' reads, the count
  * bytes and the terminator it formatted into d originate there (none if it returned 0), and
  * the value reads it. Returns count. */
-SLEUTH_INLINE unsigned long sleuth_time_formatted(struct sleuth_tu *tu, unsigned site,
-                                                  unsigned ctl, void *d, unsigned long count) {
+SLEUTH_INLINE unsigned long sleuth_time_formatted(struct sleuth_tu *tu, unsigned site, unsigned ctl,
+                                                  void *d, unsigned long count) {
   sleuth_formatted(tu, site, ctl, d, count == 0 ? 0 : count + 1);
   return count;
 }
