@@ -129,10 +129,6 @@ std::string FunctionInstrumenter::nodeProbe(const char *Name, const Stmt *Full) 
   if (!Full || mayPush(Full))
     return Plain;
   return defer([this, Plain, Full] {
-    for (const Expr *Push : Pushes)
-      for (const Stmt *S = Push; S; S = Ctx.parent(S))
-        if (S == Full)
-          return Plain;
     // Reads inside Full that no node claimed are pushed (resolveDeferred).
     auto Found = ReadRanges.find(Full);
     if (Found == ReadRanges.end())

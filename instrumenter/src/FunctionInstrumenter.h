@@ -62,10 +62,6 @@ public:
   /// pending read for the node to consume, which the twin does not look for. Deferred: the
   /// reads' claims are final once the function has been analysed.
   std::string nodeProbe(const char *Name, const clang::Stmt *Full);
-  /// Notes that a probe inside E pushes a read of its own (C's `--x` whose value is used: the
-  /// write's node, which the enclosing expression reads): no node of E's full expression has
-  /// the `_nopending` twin.
-  void notePush(const clang::Expr *E) { Pushes.push_back(E); }
   /// The expression a node probe of `Site` passes as its control (`ctl`): 1 + the node of its
   /// controlling test in this execution, 0 for none (deferred: see the file comment). A site
   /// that no test of this function controls passes the call's control, which the entry probe
@@ -262,7 +258,6 @@ private:
                      std::vector<bool> &Ready);
   std::vector<Read> Reads;
   llvm::DenseMap<const clang::Stmt *, std::pair<unsigned, unsigned>> ReadRanges;
-  std::vector<const clang::Expr *> Pushes; // notePush
   std::vector<std::function<std::string()>> Deferred;
   /// Sites created by this function, and for a site controlled by several tests the local
   /// that holds the one executed last; for a test, the locals it sets.

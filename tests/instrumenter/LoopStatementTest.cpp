@@ -2,6 +2,8 @@
 // statement, and a ++/-- whose value a loop's condition uses.
 #include "RewriteFixture.h"
 
+#include <regex>
+
 namespace sleuth {
 namespace {
 
@@ -25,9 +27,9 @@ TEST_F(LoopStatementTest, PointerDeclaredByForIsWritten) {
   EXPECT_NE(Cxx.find("nullptr); "), std::string::npos) << Cxx;
 }
 
-TEST_F(LoopStatementTest, ConditionReadingADecrementLooksForPendingReads) {
-  // `--c->left` records its node first and pushes it for the enclosing expression: the test
-  // must consume it, so it is no `_nopending` probe.
+TEST_F(LoopStatementTest, ConditionReadsWhatADecrementWrote) {
+  // `--c->left` records its node first (sleuth_setnow); the test, evaluated with it, reads that
+  // node: a static edge of the value's (the high bit), test <- write, in the unit's table.
   std::string Text = rewrite("left.c", "struct counter { int left; };\n"
                                        "int rounds(struct counter *c) {\n"
                                        "  int n = 0;\n"
@@ -35,9 +37,17 @@ TEST_F(LoopStatementTest, ConditionReadingADecrementLooksForPendingReads) {
                                        "    n++;\n"
                                        "  return n;\n"
                                        "}\n");
-  EXPECT_NE(Text.find("sleuth_setnow("), std::string::npos) << Text;
-  EXPECT_EQ(Text.find("sleuth_test_nopending"), std::string::npos) << Text;
-  EXPECT_NE(Text.find("sleuth_test"), std::string::npos) << Text;
+  std::smatch Write, Test, Edges;
+  ASSERT_TRUE(std::regex_search(Text, Write, std::regex(R"(sleuth_setnow\(&__sleuth_tu, (\d+)u)")))
+      << Text;
+  ASSERT_TRUE(std::regex_search(Text, Test, std::regex(R"(sleuth_test\w*\(&__sleuth_tu, (\d+)u)")))
+      << Text;
+  ASSERT_TRUE(std::regex_search(Text, Edges, std::regex(R"(__sleuth_sd\[\] = \{([^}]*)\})")))
+      << Text;
+  unsigned long Value = 0x80000000ul | std::stoul(Write[1]);
+  EXPECT_NE(Edges[1].str().find(Test[1].str() + "u, " + std::to_string(Value) + "u"),
+            std::string::npos)
+      << Text;
 }
 
 } // namespace

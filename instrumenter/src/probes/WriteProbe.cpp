@@ -229,10 +229,17 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
   } else {
     // The value is used (a[i++]): record the write first; the old value's origin is still in
     // the shadow, which is what a compound write reads.
+    // The enclosing expression reads the new node (1 + node = base + site): a read of the
+    // instrumenter's, static where its consumer's node is evaluated with it, so that the
+    // consumer may stay a `_nopending` twin (which drops what setnow pushes).
     std::string Type = typeOfC(L->getType(), F.Ctx.Ast);
-    F.Ctx.wrap(RL, "(*(" + Type + " *)sleuth_setnow(" + Unit + ", " + addressOfC(L->getType()),
-               "), sizeof(" + Type + ")))");
-    F.notePush(IncDec); // the new node, for the enclosing expression's node
+    std::string Origin = F.Ctx.UnitName + ".base + " + std::to_string(Site) + "u";
+    auto [Prefix, Suffix] = F.addRead({}, ReadProbe::keptRead(Origin, F));
+    F.noteValueRead(Site);
+    F.Ctx.wrap(RL,
+               "(*(" + Type + " *)" + Prefix + "sleuth_setnow(" + Unit + ", " +
+                   addressOfC(L->getType()),
+               "), sizeof(" + Type + "))" + Suffix + ")");
   }
   F.markConsumed(IncDec);
   F.countProbe();
