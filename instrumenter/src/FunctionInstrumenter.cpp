@@ -874,9 +874,15 @@ void FunctionInstrumenter::computeControlDependences() {
     }
     return It->second;
   };
+  // A <catch> test is controlled by the throw that reached it (sleuth_caught); its static
+  // controllers, those its try block is entered under, stand in only for a throw of the
+  // library's: never an edge written for every execution.
+  llvm::DenseSet<unsigned> CatchTests;
+  for (const auto &Entry : HandlerSites)
+    CatchTests.insert(Entry.second);
   for (auto &[SiteId, Anchor] : Anchors) {
     const std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
-    if (Controllers.size() != 1)
+    if (Controllers.size() != 1 || CatchTests.contains(SiteId))
       continue;
     unsigned Test = Controllers[0];
     const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));

@@ -126,6 +126,9 @@ TEST_F(ExceptionTest, TheCatchControlsTheHandler) {
       Text, std::regex("catch \\(int e\\) \\{ \\(void\\)\\(?sleuth_test\\(&__sleuth_tu, " +
                        std::to_string(First) + "u, sleuth_caught\\(")))
       << Text;
+  // Not a constant control (0u, whose one controller's edge the runtime writes for every
+  // execution): a throw of the program's that reached the handler is its only controller.
+  EXPECT_EQ(Text.find("sleuth_caught(0u)"), std::string::npos) << Text;
 }
 
 TEST_F(ExceptionTest, ALibraryCallInATryBlockPushesWhatItReads) {
