@@ -766,22 +766,24 @@ void sleuth_forward(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeK
   thread().Calls.back().num_pairs = ForwardedPairs;
 }
 
-void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
-  ThreadState &T = thread();
+// Marks where argument Position's reads begin in the record of call Site; the record, or null
+// if the call has none.
+static CallRecord *markArgument(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Position) {
   CallRecord *C = findCall(T, nodeOf(Tu, Site));
-  if (C == nullptr)
-    return;
-  if (C->num_marks < MaxMarks)
+  if (C != nullptr && C->num_marks < MaxMarks)
     C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
+  return C;
+}
+
+void sleuth_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Position) {
+  markArgument(thread(), Tu, Site, Position);
 }
 
 void sleuth_arg_fenced(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   ThreadState &T = thread();
-  CallRecord *C = findCall(T, nodeOf(Tu, Site));
+  CallRecord *C = markArgument(T, Tu, Site, Position);
   if (C == nullptr)
     return;
-  if (C->num_marks < MaxMarks)
-    C->marks[C->num_marks++] = ArgMark{static_cast<unsigned>(T.Pending.size()), Position};
   if (T.Frames.size() <= 1 || (C->num_pairs != NoPairs && C->num_pairs != FencedPairs))
     return;
   // What the frame pushed so far (the other arguments' reads, whichever order the compiler

@@ -16,12 +16,7 @@ protected:
   /// The rewritten line of Source's (file Name) that contains Marker.
   std::string rewrittenLine(const std::string &Name, const std::string &Source,
                             const std::string &Marker, std::vector<std::string> Arguments) {
-    std::istringstream Lines(rewrite(Name, Source, std::move(Arguments)));
-    std::string Line;
-    while (std::getline(Lines, Line))
-      if (Line.find(Marker) != std::string::npos && Line.find("sleuth_tu") != std::string::npos)
-        return Line;
-    return "";
+    return lineWith(rewrite(Name, Source, std::move(Arguments)), Marker);
   }
 };
 

@@ -6,7 +6,6 @@
 #include "RewriteFixture.h"
 
 #include <regex>
-#include <sstream>
 
 using namespace sleuth;
 
@@ -16,12 +15,7 @@ class ForwardingCallTest : public RewriteFixture {
 protected:
   /// The rewritten line of Source's that contains Marker.
   std::string rewrittenLine(const std::string &Source, const std::string &Marker) {
-    std::istringstream Lines(rewrite("forwarding.cpp", Source, {"-std=c++20"}));
-    std::string Line;
-    while (std::getline(Lines, Line))
-      if (Line.find(Marker) != std::string::npos && Line.find("sleuth_tu") != std::string::npos)
-        return Line;
-    return "";
+    return lineWith(rewrite("forwarding.cpp", Source, {"-std=c++20"}), Marker);
   }
 };
 

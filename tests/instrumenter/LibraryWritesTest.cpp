@@ -6,8 +6,6 @@
 // statement that discards it is the output's node.
 #include "RewriteFixture.h"
 
-#include <sstream>
-
 using namespace sleuth;
 
 namespace {
@@ -16,12 +14,7 @@ class LibraryWritesTest : public RewriteFixture {
 protected:
   /// The rewritten line of Source's that contains Marker (and a probe).
   std::string rewrittenLine(const std::string &Source, const std::string &Marker) {
-    std::istringstream Lines(rewrite("library.cpp", Source, {"-std=c++17"}));
-    std::string Line;
-    while (std::getline(Lines, Line))
-      if (Line.find(Marker) != std::string::npos && Line.find("sleuth") != std::string::npos)
-        return Line;
-    return "";
+    return lineWith(rewrite("library.cpp", Source, {"-std=c++17"}), Marker, "sleuth");
   }
 };
 

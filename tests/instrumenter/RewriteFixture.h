@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <string>
 
 namespace sleuth {
@@ -45,6 +46,17 @@ protected:
     InstrumentResult Result = instrumentSource(Name, Source, std::move(Arguments), Adjust);
     EXPECT_TRUE(Result.Ok) << Result.Error;
     return Result.Text;
+  }
+
+  /// The first line of Text that contains Marker and Probe (a line the rewrite changed), or "".
+  static std::string lineWith(const std::string &Text, const std::string &Marker,
+                              const std::string &Probe = "sleuth_tu") {
+    std::istringstream Lines(Text);
+    std::string Line;
+    while (std::getline(Lines, Line))
+      if (Line.find(Marker) != std::string::npos && Line.find(Probe) != std::string::npos)
+        return Line;
+    return "";
   }
 
   llvm::SmallString<128> Root;
