@@ -413,32 +413,26 @@ void sleuth_getc_slow(sleuth_tu *Tu, unsigned *Cache, unsigned Site, const volat
   checkCollected(T, Tu, Cache, Site, Mark);
 }
 
-// A write through memory; it consumes the frame's pending reads from From on (all of them, or
-// none but the old value's for a `_nopending` twin).
-static void setNode(ThreadState &T, sleuth_tu *Tu, unsigned Site, unsigned Ctl,
-                    const volatile void *Addr, unsigned long Size, size_t From) {
+void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
+                     unsigned long Size) {
+  ThreadState &T = thread();
   unsigned Node = nodeOf(Tu, Site);
   if (Tu->sites[Site].flags & SLEUTH_FLAG_COMPOUND)
     pushOrigins(T, Addr, Size); // the shadow still holds the old value's origins
-  makeNode(T, Tu, Site, Node, Ctl, From);
+  makeNode(T, Tu, Site, Node, Ctl);
   shadow().assign(reinterpret_cast<uintptr_t>(Addr), Size, Node, T.Leaves);
   if (perturb::active())
     perturb::wrote(Node, Addr, Size, !(Tu->sites[Site].flags & SLEUTH_FLAG_BEFORE_STORE));
 }
 
-void sleuth_set_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
-                     unsigned long Size) {
-  setNode(thread(), Tu, Site, Ctl, Addr, Size, ~size_t(0));
-}
-
-// A `_nopending` twin's slow path drops what the frame has pending, as its inline path does.
+// The `_nopending` twins' slow paths drop what the frame has pending, as their inline paths
+// do, and are then their plain twins' (a compound write still reads its old value).
 static void dropPending(ThreadState &T) { T.Pending.resize(T.Frames.back().reads); }
 
 void sleuth_set_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl,
                                const volatile void *Addr, unsigned long Size) {
-  ThreadState &T = thread();
-  dropPending(T);
-  setNode(T, Tu, Site, Ctl, Addr, Size, ~size_t(0)); // a compound write's old value only
+  dropPending(thread());
+  sleuth_set_slow(Tu, Site, Ctl, Addr, Size);
 }
 
 void *sleuth_created(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile void *Addr,
@@ -653,11 +647,8 @@ void sleuth_use_slow(unsigned Origin) {
 }
 
 unsigned sleuth_def_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl) {
-  ThreadState &T = thread();
-  dropPending(T);
-  unsigned Node = nodeOf(Tu, Site);
-  makeNode(T, Tu, Site, Node, Ctl);
-  return Node + 1;
+  dropPending(thread());
+  return sleuth_def_slow(Tu, Site, Ctl, 1);
 }
 
 unsigned sleuth_def_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Consume) {
@@ -711,12 +702,8 @@ int sleuth_test_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
 }
 
 int sleuth_test_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
-  ThreadState &T = thread();
-  dropPending(T);
-  makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
-  if (perturb::active())
-    perturb::testOutcome(Outcome);
-  return Outcome;
+  dropPending(thread());
+  return sleuth_test_slow(Tu, Site, Ctl, Outcome);
 }
 
 int sleuth_assert(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {

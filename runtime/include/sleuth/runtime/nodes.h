@@ -403,10 +403,9 @@ SLEUTH_INLINE unsigned long sleuth_formatted_size(int count, unsigned long size)
     return 0;
   return (unsigned long)count < size ? (unsigned long)count + 1 : size;
 }
-__attribute__((format(printf, 5, 0))) SLEUTH_INLINE int sleuth_vsprintf(struct sleuth_tu *tu,
-                                                                        unsigned site, unsigned ctl,
-                                                                        char *d, const char *format,
-                                                                        __builtin_va_list args) {
+__attribute__((format(printf, 5, 0))) SLEUTH_INLINE int
+sleuth_vsprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
+                __builtin_va_list args) {
   int count = __builtin_vsprintf(d, format, args);
   sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
   return count;
@@ -423,10 +422,9 @@ sleuth_vsnprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, uns
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes"
 #endif
-__attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int sleuth_sprintf(struct sleuth_tu *tu,
-                                                                      unsigned site, unsigned ctl,
-                                                                      char *d, const char *format,
-                                                                      ...) {
+__attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int
+sleuth_sprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, const char *format,
+               ...) {
   __builtin_va_list args;
   int count;
   __builtin_va_start(args, format);
@@ -435,10 +433,9 @@ __attribute__((format(printf, 5, 6))) SLEUTH_LOCAL int sleuth_sprintf(struct sle
   sleuth_formatted(tu, site, ctl, d, sleuth_formatted_size(count, ~0ul));
   return count;
 }
-__attribute__((format(printf, 6, 7))) SLEUTH_LOCAL int sleuth_snprintf(struct sleuth_tu *tu,
-                                                                       unsigned site, unsigned ctl,
-                                                                       char *d, unsigned long size,
-                                                                       const char *format, ...) {
+__attribute__((format(printf, 6, 7))) SLEUTH_LOCAL int
+sleuth_snprintf(struct sleuth_tu *tu, unsigned site, unsigned ctl, char *d, unsigned long size,
+                const char *format, ...) {
   __builtin_va_list args;
   int count;
   __builtin_va_start(args, format);
