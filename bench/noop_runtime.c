@@ -133,6 +133,10 @@ unsigned sleuth_def_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned
   forgetReads();
   return site + 1;
 }
+int sleuth_test_keep(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
+  (void)tu, (void)site, (void)ctl;
+  return outcome;
+}
 int sleuth_test_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome) {
   (void)tu, (void)site, (void)ctl;
   forgetReads();
@@ -156,6 +160,7 @@ void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned position) {
 void sleuth_arg_fenced(struct sleuth_tu *tu, unsigned site, unsigned position) {
   (void)tu, (void)site, (void)position;
 }
+void sleuth_arg_unfenced(struct sleuth_tu *tu, unsigned site) { (void)tu, (void)site; }
 void sleuth_va_start(const void *key, unsigned first_position) { (void)key, (void)first_position; }
 void sleuth_va_copy(const void *destination, const void *source) {
   (void)destination, (void)source;

@@ -42,9 +42,9 @@ static int checked_sum(int a, int b) {
   return sum;
 }
 
-/* A loop without braces that may return through either REQUIRE: once the block's REQUIRE has run,
- * the frame names the loop's return node again, so the else's REQUIRE in a later iteration
- * still returns through a node (the loop's). */
+/* A loop without braces that may return through either REQUIRE: the else's REQUIRE, a branch
+ * without braces, gets braces of its own and so its own return node and test, as the block's
+ * REQUIRE has. */
 static int all_below(const int *v, int n, int limit) {
   while (n--)
     if (n % 2) {

@@ -97,13 +97,16 @@ public:
   /// the first such return found in it; FrameProbe::instrumentHidden).
   std::map<unsigned, unsigned> HiddenReturnSites;
   /// The text that goes around each of those statements: their range, the prefix that names
-  /// their return node (Site, under Control), and what follows the statement once the frame
-  /// names again the node of the statement around it, if any (applyHiddenReturnWraps).
+  /// their return node (Site, under Control, or under Test, made under Control), and what follows
+  /// the statement once the frame names again the node of the statement around it, if any
+  /// (applyHiddenReturnWraps).
   struct Wrap {
     clang::CharSourceRange Range;
     unsigned Site = 0;
-    bool Braced = false; // the statement is put in braces of its own
+    bool Braced = false;   // the statement is put in braces of its own
+    bool InBranch = false; // ... with what follows it: it is a branch written without braces
     std::string Control, Prefix, After;
+    std::string Test; // 1 + the site of the macro's test that controls the return, or 0
   };
   std::vector<Wrap> HiddenReturnWraps;
   void applyHiddenReturnWraps();

@@ -706,6 +706,15 @@ int sleuth_test_nopending_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int O
   return sleuth_test_slow(Tu, Site, Ctl, Outcome);
 }
 
+int sleuth_test_keep(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
+  ThreadState &T = thread();
+  size_t Base = T.Frames.back().reads, End = T.Pending.size();
+  std::vector<uint32_t> Kept(T.Pending.begin() + std::min(Base, End), T.Pending.end());
+  sleuth_test_slow(Tu, Site, Ctl, Outcome);
+  T.Pending.append(Kept.data(), Kept.data() + Kept.size());
+  return Outcome;
+}
+
 int sleuth_assert(sleuth_tu *Tu, unsigned Site, unsigned Ctl, int Outcome) {
   ThreadState &T = thread();
   makeNode(T, Tu, Site, nodeOf(Tu, Site), Ctl);
@@ -795,6 +804,24 @@ void sleuth_arg_fenced(sleuth_tu *Tu, unsigned Site, unsigned Position) {
   }
   F.reads = static_cast<unsigned>(T.Pending.size());
   T.Pending.setFrameBase(F.reads);
+}
+
+void sleuth_arg_unfenced(sleuth_tu *Tu, unsigned Site) {
+  ThreadState &T = thread();
+  CallRecord *C = findCall(T, nodeOf(Tu, Site));
+  if (C == nullptr || C->num_pairs != FencedPairs || T.Frames.size() <= 1)
+    return;
+  // The base comes down where it was before the fence (and fences raised since, by calls in
+  // this argument that never entered, go); the record takes a new fence for a later argument.
+  unsigned Depth = static_cast<unsigned>(T.Frames.size());
+  for (size_t I = T.Fences.size(); I-- > 0 && T.Fences[I].Depth == Depth;)
+    if (T.Fences[I].Node == C->node) {
+      T.Frames.back().reads = T.Fences[I].SavedBase;
+      T.Pending.setFrameBase(T.Frames.back().reads);
+      T.Fences.resize(I);
+      break;
+    }
+  C->num_pairs = NoPairs;
 }
 
 void sleuth_construct_arg_slow(sleuth_tu *Tu, unsigned Site, unsigned Ctl, unsigned CalleeKey,

@@ -43,7 +43,7 @@ TEST_F(CallArgumentsTest, AnArgumentThatWritesIsFenced) {
       << Line;
 }
 
-TEST_F(CallArgumentsTest, NoFenceWithoutAWriteNorThroughAPointer) {
+TEST_F(CallArgumentsTest, NoFenceWithoutAWriteAndOneThatComesDownThroughAPointer) {
   std::string Line = rewrittenLine("plain.c",
                                    "int pick(int a, int b) { return a - b; }\n"
                                    "int f(int *p, int (*fp)(int)) {\n"
@@ -51,28 +51,45 @@ TEST_F(CallArgumentsTest, NoFenceWithoutAWriteNorThroughAPointer) {
                                    "}\n",
                                    "pick((sleuth", {"-std=c99"});
   // pick's second argument writes inside fp's call: fenced; its first reads only: not. fp's
-  // callee is unknown (only an entry lowers the fence, which a library function has not).
+  // callee is unknown (only an entry lowers the fence, which a library function has not): its
+  // argument lowers the fence once evaluated, its value kept in a statement expression.
   EXPECT_TRUE(
       std::regex_search(Line, std::regex("pick\\(\\(sleuth_arg\\(&__sleuth_tu, [0-9]+u, 1\\)")))
       << Line;
   EXPECT_TRUE(
       std::regex_search(Line, std::regex("\\(sleuth_arg_fenced\\(&__sleuth_tu, [0-9]+u, 2\\)")))
       << Line;
-  EXPECT_NE(Line.find("fp)((sleuth_arg("), std::string::npos) << Line;
-  EXPECT_EQ(Line.find("fp)((sleuth_arg_fenced("), std::string::npos) << Line;
+  EXPECT_TRUE(std::regex_search(
+      Line, std::regex("fp\\)\\(__extension__ \\(\\{ __auto_type (__sleuth_av[0-9]+_1) = "
+                       "\\(sleuth_arg_fenced\\(&__sleuth_tu, ([0-9]+)u, 1\\), .*\\); "
+                       "sleuth_arg_unfenced\\(&__sleuth_tu, \\2u\\); \\1; \\}\\)")))
+      << Line;
 }
 
-TEST_F(CallArgumentsTest, NoFenceForACalleeDefinedElsewhere) {
+TEST_F(CallArgumentsTest, AFenceComesDownAfterItsArgumentForACalleeDefinedElsewhere) {
   // Compiled in another unit, ext may not be instrumented: its entry, which lowers a fence,
-  // might never come, and the fence would hide y's read from the call's value.
+  // might never come, and the fence would hide y's read from the call's value. The argument
+  // lowers it once evaluated.
   std::string Line = rewrittenLine("extern.c",
                                    "int ext(int a, int b);\n"
                                    "int f(int x, int y) {\n"
                                    "  return ext((x += 1), y);\n"
                                    "}\n",
                                    "ext(", {"-std=c99"});
-  EXPECT_NE(Line.find("ext((sleuth_arg("), std::string::npos) << Line;
-  EXPECT_EQ(Line.find("sleuth_arg_fenced"), std::string::npos) << Line;
+  EXPECT_NE(Line.find("ext(__extension__ ({ __auto_type __sleuth_av"), std::string::npos) << Line;
+  EXPECT_NE(Line.find("sleuth_arg_unfenced("), std::string::npos) << Line;
+  EXPECT_NE(Line.find("(sleuth_arg(&__sleuth_tu, "), std::string::npos) << Line;
+  // In C++ only a scalar's copy is the argument's value.
+  std::string Cxx = rewrittenLine("extern.cpp",
+                                  "struct Big { int v[4]; };\n"
+                                  "int ext(int a, Big b);\n"
+                                  "int f(int x, Big y) {\n"
+                                  "  return ext((x += 1), (x = 2, y));\n"
+                                  "}\n",
+                                  "ext(", {"-std=c++20"});
+  EXPECT_NE(Cxx.find("ext(__extension__ ({ auto __sleuth_av"), std::string::npos) << Cxx;
+  EXPECT_EQ(Cxx.find("auto __sleuth_av", Cxx.find("auto __sleuth_av") + 1), std::string::npos)
+      << Cxx;
 }
 
 const char *Ring = "struct Ring {\n"

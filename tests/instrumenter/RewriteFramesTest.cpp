@@ -32,7 +32,7 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
                                     "  return 0;\n"
                                     "}\n");
   std::regex Cleanup("struct sleuth_exit_frame __sleuth_frame __attribute__\\(\\("
-                     "cleanup\\(sleuth_leave_at_exit\\)\\)\\) = \\{0, 0, 0, 0\\}; "
+                     "cleanup\\(sleuth_leave_at_exit\\)\\)\\) = \\{0, 0, 0, 0, 0\\}; "
                      "int __sleuth_entered __attribute__\\(\\(unused\\)\\) = \\(\\(void\\)\\("
                      "__sleuth_cc([0-9]+) = sleuth_enter_params\\(");
   auto Begin = std::sregex_iterator(Text.begin(), Text.end(), Cleanup);
@@ -45,12 +45,13 @@ TEST_F(RewriteTest, CFunctionsWithAReturnInsideAMacroLeaveTheirFrameByACleanup) 
                       "0);"),
             std::string::npos)
       << Text;
-  // CHECK's statement names its return node while it runs; REQUIRE returns no value.
-  EXPECT_TRUE(
-      std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
-                                         "__sleuth_frame.ctl = [^;]*; CHECK\\(.*\\); \\} "
-                                         "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
-                                         "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
+  // CHECK's statement names its return node while it runs, and the test node after it, which
+  // controls the return if the macro returns; REQUIRE returns no value.
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; __sleuth_frame.ctl = [^;]*; "
+                       "__sleuth_frame.test = ([0-9]+)u \\+ 1u; CHECK\\(.*\\); \\} "
+                       "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
+                       "sleuth_test\\(&__sleuth_tu, \\1u, [^;]*, 1\\)")))
       << Text;
   EXPECT_EQ(Text.find("__sleuth_frame.site = 0; REQUIRE"), std::string::npos) << Text;
   EXPECT_NE(Text.find("\n  REQUIRE("), std::string::npos) << Text;
@@ -90,7 +91,8 @@ TEST_F(RewriteTest, MacrosOfSeveralStatementsThatReturnNameTheirReturnNode) {
                      "}\n");
   EXPECT_TRUE(
       std::regex_search(Text, std::regex("__sleuth_frame.site = [0-9]+u \\+ 1u; "
-                                         "__sleuth_frame.ctl = [^;]*; NEXT\\(a\\); \\} "
+                                         "__sleuth_frame.ctl = [^;]*; "
+                                         "__sleuth_frame.test = [0-9]+u \\+ 1u; NEXT\\(a\\); \\} "
                                          "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()"
                                          "sleuth_test\\(&__sleuth_tu, [0-9]+u, [^;]*, 1\\)")))
       << Text;
@@ -98,40 +100,100 @@ TEST_F(RewriteTest, MacrosOfSeveralStatementsThatReturnNameTheirReturnNode) {
 }
 
 // A statement that names a return node and holds another such statement (a loop without braces
-// around a block with a REQUIRE): after the inner one the frame names the loop's node again,
-// for the loop's own REQUIRE in a later iteration; after the outer one, none. In C++ the same
-// through the frame's `hidden`. Each such statement gets braces of its own, so that what
-// follows the loop's last line is no statement that Clang's -Wmisleading-indentation takes
-// for a second one of the loop.
+// around a block with a REQUIRE, whose other branch returns through TRY): after the inner one
+// the frame names the loop's node again, for the branch's return in a later iteration; after
+// the outer one, none. In C++ the same through the frame's `hidden`. Each such statement gets
+// braces of its own, so that what follows the loop's last line is no statement that Clang's
+// -Wmisleading-indentation takes for a second one of the loop.
 TEST_F(RewriteTest, AfterAnInnerStatementThatMayReturnTheFrameNamesTheOuterNodeAgain) {
-  const std::string Source = "#define REQUIRE(c, e) if (!(c)) return (e)\n"
-                             "int f(int k, int a, int b) {\n"
-                             "  while (k--)\n"
-                             "    if (k % 2) {\n"
-                             "      REQUIRE(a > k, -1);\n"
-                             "    } else\n"
-                             "      REQUIRE(b > k, -2);\n"
-                             "  return 0;\n"
-                             "}\n";
+  const std::string Source =
+      "#define REQUIRE(c, e) if (!(c)) return (e)\n"
+      "#define TRY(x) __extension__ ({ int v_ = (x); if (v_ < 0) return v_; v_; })\n"
+      "int f(int k, int a, int b) {\n"
+      "  while (k--)\n"
+      "    if (k % 2) {\n"
+      "      REQUIRE(a > k, -1);\n"
+      "    } else\n"
+      "      b = TRY(b - k);\n"
+      "  return 0;\n"
+      "}\n";
   std::string C = rewrite("nested.c", Source);
   std::smatch Outer;
   ASSERT_TRUE(std::regex_search(C, Outer,
                                 std::regex("\\{ __sleuth_frame.site = ([0-9]+)u \\+ 1u; "
-                                           "__sleuth_frame.ctl = ([^;]*); while")))
+                                           "__sleuth_frame.ctl = ([^;]*); "
+                                           "__sleuth_frame.test = ([0-9]+)u \\+ 1u; while")))
       << C;
   std::string Again = "__sleuth_frame.site = " + Outer[1].str() +
-                      "u \\+ 1u; __sleuth_frame.ctl = " + Outer[2].str() + ";";
+                      "u \\+ 1u; __sleuth_frame.ctl = " + Outer[2].str() +
+                      "; __sleuth_frame.test = " + Outer[3].str() + "u \\+ 1u;";
   EXPECT_TRUE(std::regex_search(C, std::regex("a > k\\), -1\\); \\} " + Again))) << C;
-  EXPECT_TRUE(std::regex_search(C, std::regex("b > k\\), -2\\); \\} __sleuth_frame.site = 0;")))
+  EXPECT_TRUE(std::regex_search(C, std::regex("sleuth_def\\([^;]*\\)\\)\\); \\} "
+                                              "__sleuth_frame.site = 0;")))
       << C;
   std::string Cxx = rewrite("nested.cpp", Source);
   ASSERT_TRUE(std::regex_search(
-      Cxx, Outer, std::regex("__sleuth_frame0.hidden\\(([0-9]+)u \\+ 1u, ([^)]*)\\); while")))
+      Cxx, Outer,
+      std::regex("__sleuth_frame0.hidden\\(([0-9]+)u \\+ 1u, ([^,]*), ([^)]*)\\); while")))
       << Cxx;
-  EXPECT_TRUE(
-      std::regex_search(Cxx, std::regex("a > k\\), -1\\); \\} __sleuth_frame0.hidden\\(" +
-                                        Outer[1].str() + "u \\+ 1u, " + Outer[2].str() + "\\);")))
+  EXPECT_TRUE(std::regex_search(
+      Cxx, std::regex("a > k\\), -1\\); \\} __sleuth_frame0.hidden\\(" + Outer[1].str() +
+                      "u \\+ 1u, " + Outer[2].str() + ", " +
+                      std::regex_replace(Outer[3].str(), std::regex("\\+"), "\\+") + "\\);")))
       << Cxx;
+}
+
+// A macro's invocation that is a branch written without braces (`else REQUIRE(b > k, -2);`)
+// names a return node of its own, under its own test: the braces put around it hold what
+// follows it too (the frame's reset and the test's probe), so that it stays the branch.
+TEST_F(RewriteTest, AMacroThatIsABranchWithoutBracesNamesItsOwnNode) {
+  std::string C = rewrite("branch.c", "#define REQUIRE(c, e) if (!(c)) return (e)\n"
+                                      "int f(int k, int b) {\n"
+                                      "  if (k % 2)\n"
+                                      "    k = 1;\n"
+                                      "  else\n"
+                                      "    REQUIRE(b > k, -2);\n"
+                                      "  return k;\n"
+                                      "}\n");
+  EXPECT_TRUE(std::regex_search(
+      C, std::regex("else\\n    \\{ __sleuth_frame.site = [0-9]+u \\+ 1u; __sleuth_frame.ctl = "
+                    "[^;]*; __sleuth_frame.test = ([0-9]+)u \\+ 1u; REQUIRE\\(.*, -2\\); "
+                    "__sleuth_frame.site = 0; (\\(void\\)\\(|if \\()sleuth_test\\(&__sleuth_tu, "
+                    "\\1u, [^;]*, 1\\)[^\\n]*\\}\\n  \\{ __extension__")))
+      << C;
+}
+
+// A value of a macro that may return from inside (TRY, a GNU statement expression) is tested as
+// soon as it is known: the invocation becomes a statement expression that keeps the value and
+// makes the macro's test node (sleuth_test_keep, which leaves the value's reads to the
+// assignment), and the frame names that test for a return through the macro. The call in the
+// macro's argument has its call probe, so that the callee gets its control.
+TEST_F(RewriteTest, AMacroValueThatMayReturnIsTestedOnceItIsKnown) {
+  const std::string Source =
+      "#define TRY(e) __extension__ ({ int r_ = (e); if (r_ < 0) return r_; r_; })\n"
+      "static int digit(int c) { return c - 48; }\n"
+      "int pair(int a) {\n"
+      "  int sum;\n"
+      "  sum = TRY(digit(a));\n"
+      "  return sum * 2;\n"
+      "}\n";
+  std::string C = rewrite("try.c", Source);
+  std::smatch Test;
+  ASSERT_TRUE(std::regex_search(
+      C, Test,
+      std::regex("__sleuth_frame.test = ([0-9]+)u \\+ 1u; \\(\\(void\\)\\(sum = __extension__ "
+                 "\\(\\{ __auto_type __sleuth_mv([0-9]+) = TRY\\(.*sleuth_call.*digit\\(a\\)\\)+; "
+                 "(\\(void\\)\\(|if \\()sleuth_test_keep\\(&__sleuth_tu, ([0-9]+)u, [^;]*, 1\\)")))
+      << C;
+  EXPECT_EQ(Test[1], Test[2]);
+  EXPECT_EQ(Test[1], Test[4]);
+  std::string Cxx = rewrite("try.cpp", Source);
+  ASSERT_TRUE(std::regex_search(
+      Cxx, Test,
+      std::regex("hidden\\([0-9]+u \\+ 1u, [^,]*, ([0-9]+)u \\+ 1u\\); .*sum = __extension__ "
+                 "\\(\\{ auto __sleuth_mv([0-9]+) = TRY\\(.*sleuth_call.*digit\\(a\\)")))
+      << Cxx;
+  EXPECT_EQ(Test[1], Test[2]);
 }
 
 // A C99 inline definition with external linkage may not refer to the file's static tables, so

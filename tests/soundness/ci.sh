@@ -27,9 +27,9 @@ status=$?
 if [ $status != 1 ] || ! grep -q '^EXPECTED MISS GONE c_unions.c:25:w.whole' "$work/gone.out"; then
   echo "FAIL: a listed miss that is gone gave status $status:"; cat "$work/gone.out"; failed=1
 fi
-"${plain[@]}" --work "$work/new" "$here/corpus/c_pointer_call.c" >"$work/new.out" 2>&1
+"${plain[@]}" --work "$work/new" "$here/fixtures/asm_copy.c" >"$work/new.out" 2>&1
 status=$?
-if [ $status != 1 ] || ! grep -q '^MISS c_pointer_call.c:' "$work/new.out"; then
+if [ $status != 1 ] || ! grep -q '^MISS asm_copy.c:' "$work/new.out"; then
   echo "FAIL: a miss without a list gave status $status:"; cat "$work/new.out"; failed=1
 fi
 

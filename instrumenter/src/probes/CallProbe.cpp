@@ -210,6 +210,16 @@ static std::optional<std::string> bindsTemporary(const Expr *Arg, const ParmVarD
   return "";
 }
 
+// Whether a copy of Arg's value, in a local of a statement expression, is the argument's value:
+// an object type of fixed size, in C++ a scalar (a class's copy would be another object).
+static bool keepsValue(const Expr *Arg, const FunctionInstrumenter &F) {
+  QualType T = Arg->getType();
+  if (T->isVoidType() || T->isArrayType() || T->isFunctionType() || T->isVariablyModifiedType() ||
+      T->isAtomicType() || T->isIncompleteType())
+    return false;
+  return !F.isCxx() || (T->isScalarType() && !Arg->isGLValue());
+}
+
 bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   // Literals have no call syntax to mark beside; their operands' reads simply flow into the
   // result. An overloaded operator the program wrote is a call (isRecordedOperator).
@@ -228,6 +238,11 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   if (Callee && F.isLeftUninstrumented(Callee))
     return false;
   CharSourceRange R = F.Ctx.fileRange(Call);
+  // A call written whole in a macro's argument (`TRY(parse(s))`, whose statement expression
+  // calls it): the probe goes around the argument's text, so that the callee still gets its
+  // control and its arguments' origins wherever the macro evaluates it.
+  if (R.isInvalid() && F.Ctx.SM.isMacroArgExpansion(Call->getBeginLoc()))
+    R = F.Ctx.expansionRange(Call);
   if (R.isInvalid())
     return false;
   unsigned Key = 0;
@@ -321,8 +336,19 @@ bool CallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
       continue;
     }
     // An argument that writes keeps the reads of those evaluated before it (in the order the
-    // compiler chose) out of its write's node (sleuth_arg_fenced).
-    const char *Probe = Entered && writesInside(Arg) ? "(sleuth_arg_fenced(" : "(sleuth_arg(";
+    // compiler chose) out of its write's node (sleuth_arg_fenced). The callee's entry lowers the
+    // fence; where it may not enter, the argument lowers it once evaluated, keeping its value in
+    // a statement expression (a scalar in C++, where the copy is no other object's).
+    bool Writes = writesInside(Arg);
+    if (Writes && !Entered && keepsValue(Arg, F)) {
+      std::string Name = "__sleuth_av" + std::to_string(Site) + "_" + std::to_string(Position);
+      F.Ctx.wrap(AR,
+                 "__extension__ ({ " + std::string(F.isCxx() ? "auto " : "__auto_type ") + Name +
+                     " = (sleuth_arg_fenced(" + Mark,
+                 "); sleuth_arg_unfenced(" + F.Ctx.unitAndSite(Site) + "); " + Name + "; })");
+      continue;
+    }
+    const char *Probe = Entered && Writes ? "(sleuth_arg_fenced(" : "(sleuth_arg(";
     F.Ctx.wrap(AR, Probe + Mark, ")");
   }
   // Where an argument's reads go the run decides: into the parameters of an instrumented

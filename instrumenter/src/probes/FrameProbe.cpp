@@ -183,7 +183,7 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     // only: a second local enters the frame and fills it in.
     Entry += F.controlDeclarations() +
              (Cleanup ? " struct sleuth_exit_frame __sleuth_frame __attribute__(("
-                        "cleanup(sleuth_leave_at_exit))) = {0, 0, 0, 0};"
+                        "cleanup(sleuth_leave_at_exit))) = {0, 0, 0, 0, 0};"
                         " int __sleuth_entered __attribute__((unused)) = ((void)("
                       : " int __sleuth_frame __attribute__((unused)) = ((void)(") +
              CallControl + " = " +
@@ -251,13 +251,27 @@ static void mapMacroBranches(const Stmt *S, unsigned Site, FunctionInstrumenter 
     mapMacroBranches(Child, Site, F);
 }
 
+// The statement whose place in the CFG a site made for S takes its control from: a block's (a
+// macro's `{ REQUIRE(a, e); REQUIRE(b, e); }`, which is no element of the CFG) is its first
+// statement's.
+static const Stmt *anchorOf(const Stmt *S) {
+  while (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+    if (Block->body_empty())
+      break;
+    S = Block->body_front();
+  }
+  return S;
+}
+
 // The tests of a macro invocation that may return (S) decide whether the statements after it
 // run: a test node at the invocation stands for them. Its probe runs once the invocation is
 // done without returning, and takes what the macro's arguments read; the branches inside are
 // its own, so the statements they control take their control from it. (On a return, the
-// return node takes those reads instead.) Returns the probe's text.
-static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumenter &F) {
-  unsigned Test = F.addSite(SiteKind::Test, S, At, "<test>");
+// frame's leaving makes the node, and the return node under it.) Returns the probe's text; Test
+// is the node's site.
+static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumenter &F,
+                             unsigned &Test) {
+  Test = F.addSite(SiteKind::Test, anchorOf(S), At, "<test>");
   mapMacroBranches(S, Test, F);
   F.countProbe();
   std::string Probe = "sleuth_test(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
@@ -269,13 +283,60 @@ static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumen
          });
 }
 
-// The statement that names the frame's return node while it runs: 1 + the node (0: none), and
-// the node's control.
+// The value of a macro's invocation that may return from inside (`TRY(f(x))` in
+// `sum = TRY(f(x));`, a GNU statement expression): the innermost expression around Return that
+// the invocation's text spells as a whole, below Statement; null if that is Statement itself
+// (an invocation that stands alone) or not a scalar value.
+static const Expr *invocationValue(const ReturnStmt *Return, const Stmt *Statement,
+                                   FunctionInstrumenter &F) {
+  const Stmt *S = Return;
+  while (S != Statement) {
+    auto Parents = F.Ctx.Ast.getParents(*S);
+    S = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!S || S == Statement)
+      return nullptr;
+    if (const auto *E = dyn_cast<Expr>(S); E && F.Ctx.expansionRange(E).isValid())
+      return E->getType()->isScalarType() && !E->getType()->isAtomicType() ? E : nullptr;
+  }
+  return nullptr;
+}
+
+// The macro's own tests of such a value (TRY's `if (r_ < 0) return r_;`) decide whether the
+// statement goes on and what runs after it, as in macroTest; but the statement's own nodes (the
+// write of `sum`) run after them, so the test node is made as soon as the value is known: the
+// invocation becomes a statement expression that keeps the value, makes the node (which reads
+// what the value read, and leaves those reads to the statement: sleuth_test_keep), and yields the
+// value. Test is the node's site.
+static void valueTest(const Expr *Value, CharSourceRange R, FunctionInstrumenter &F,
+                      unsigned &Test) {
+  Test = F.addSite(SiteKind::Test, Value, R.getBegin(), "<test>");
+  mapMacroBranches(Value, Test, F);
+  // What the value read so far (its call's value, its arguments') is pushed, not checked
+  // against the statement's node: the test reads it first, and a return through the macro
+  // instead of that node.
+  F.pushReads(Value);
+  F.countProbe();
+  std::string Name = "__sleuth_mv" + std::to_string(Test);
+  std::string Probe =
+      "sleuth_test_keep(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
+  F.Ctx.wrap(
+      R, "__extension__ ({ " + std::string(F.isCxx() ? "auto " : "__auto_type ") + Name + " = ",
+      "; " + F.defer([&F, Test] { return F.testEffects(Test).empty() ? "(void)(" : "if ("; }) +
+          Probe + F.defer([&F, Test] {
+            std::string Effects = F.testEffects(Test);
+            return Effects.empty() ? ");" : ") { " + Effects + "; }";
+          }) +
+          " " + Name + "; })");
+}
+
+// The statement that names the frame's return node while it runs: 1 + the node (0: none), the
+// node's control, and 1 + the site of the macro's test that controls the return (0: none).
 static std::string hiddenSite(const FunctionInstrumenter &F, const std::string &SitePlusOne,
-                              const std::string &Control) {
+                              const std::string &Control, const std::string &TestPlusOne) {
   if (F.isCxx())
-    return F.frame() + ".hidden(" + SitePlusOne + ", " + Control + ");";
-  return "__sleuth_frame.site = " + SitePlusOne + "; __sleuth_frame.ctl = " + Control + ";";
+    return F.frame() + ".hidden(" + SitePlusOne + ", " + Control + ", " + TestPlusOne + ");";
+  return "__sleuth_frame.site = " + SitePlusOne + "; __sleuth_frame.ctl = " + Control +
+         "; __sleuth_frame.test = " + TestPlusOne + ";";
 }
 
 bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter &F) {
@@ -308,7 +369,29 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
     return isa<SwitchCase, LabelStmt>(P) && P->getBeginLoc().isFileID() &&
            F.Ctx.instrumentable(P->getBeginLoc());
   };
+  // A macro's invocation that is the branch or the body of a statement written without braces
+  // (`else REQUIRE(b, -2);`) is one too: its text goes into braces of its own, with what follows
+  // it, so that it stays the branch. (Otherwise its return would be the enclosing statement's,
+  // under what controls that, not under the macro's own test.)
+  auto IsBranch = [&F](const Stmt *Branch, const Stmt *P) {
+    if (!P->getBeginLoc().isFileID() || !F.Ctx.instrumentable(P->getBeginLoc()) ||
+        !Branch->getBeginLoc().isMacroID() || !Branch->getEndLoc().isMacroID() ||
+        isa<DeclStmt>(Branch) || F.Ctx.expansionRange(Branch).isInvalid())
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getThen() == Branch || If->getElse() == Branch;
+    if (const auto *While = dyn_cast<WhileStmt>(P))
+      return While->getBody() == Branch;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      return For->getBody() == Branch;
+    if (const auto *Do = dyn_cast<DoStmt>(P))
+      return Do->getBody() == Branch;
+    return false;
+  };
+  bool InBranch = false;
   while (Parent && !SpelledHere(Parent)) {
+    if ((InBranch = IsBranch(S, Parent)))
+      break;
     S = Parent;
     Parent = Up(S);
   }
@@ -332,7 +415,7 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   if (F.HiddenReturnSites.contains(Key))
     return true;
   std::string Name = "<" + F.Name + "() return value>";
-  unsigned Site = F.addSite(SiteKind::Ret, S, R.getBegin(), Name);
+  unsigned Site = F.addSite(SiteKind::Ret, anchorOf(S), R.getBegin(), Name);
   F.HiddenReturnSites[Key] = Site;
   F.countProbe();
   // Queued once the body has been walked (FunctionInstrumenter::run), so that the text goes
@@ -342,16 +425,27 @@ bool FrameProbe::instrumentHidden(const ReturnStmt *Return, FunctionInstrumenter
   FunctionInstrumenter::Wrap W;
   W.Range = R;
   W.Site = Site;
-  W.Control = F.control(Site);
-  W.Prefix = hiddenSite(F, std::to_string(Site) + "u + 1u", W.Control) + " ";
+  // The macro's test that controls the return, made when the frame is left through it; the
+  // frame then holds the test's control.
+  unsigned Test = 0;
+  if (Invocation) {
+    W.After = " " + macroTest(S, R.getBegin(), F, Test);
+  } else if (const Expr *Value = invocationValue(Return, S, F)) {
+    CharSourceRange VR = F.Ctx.expansionRange(Value);
+    valueTest(Value, VR, F, Test);
+  } else {
+    Test = ~0u;
+  }
+  W.Test = Test == ~0u ? "0u" : std::to_string(Test) + "u + 1u";
+  W.Control = F.control(Test == ~0u ? Site : Test);
+  W.Prefix = hiddenSite(F, std::to_string(Site) + "u + 1u", W.Control, W.Test) + " ";
   // A statement in braces of its own: after `while (n--)\n  if (...) ...;` the next statement
   // on the same line would look to Clang's -Wmisleading-indentation like a second statement
   // meant for the loop; a `}` there does not. Not a declaration, whose scope it would end.
   W.Braced = !isa<DeclStmt>(S);
+  W.InBranch = InBranch;
   if (W.Braced)
     W.Prefix = "{ " + W.Prefix;
-  if (Invocation)
-    W.After = " " + macroTest(S, R.getBegin(), F);
   F.HiddenReturnWraps.push_back(std::move(W));
   return true;
 }
@@ -467,11 +561,14 @@ void FunctionInstrumenter::applyHiddenReturnWraps() {
           Encoded(W.Range.getEnd()) <= Encoded(O.Range.getEnd()) &&
           (!Outer || Encoded(Outer->Range.getBegin()) <= Encoded(O.Range.getBegin())))
         Outer = &O;
-    std::string Reset =
-        Outer     ? hiddenSite(*this, std::to_string(Outer->Site) + "u + 1u", Outer->Control)
-        : isCxx() ? frame() + ".hidden(0u, 0u);"
-                  : "__sleuth_frame.site = 0;";
-    Ctx.wrap(W.Range, W.Prefix, (W.Braced ? " } " : " ") + Reset + W.After);
+    std::string Reset = Outer     ? hiddenSite(*this, std::to_string(Outer->Site) + "u + 1u",
+                                               Outer->Control, Outer->Test)
+                        : isCxx() ? frame() + ".hidden(0u, 0u);"
+                                  : "__sleuth_frame.site = 0;";
+    if (W.InBranch)
+      Ctx.wrap(W.Range, W.Prefix, " " + Reset + W.After + " }");
+    else
+      Ctx.wrap(W.Range, W.Prefix, (W.Braced ? " } " : " ") + Reset + W.After);
   }
 }
 

@@ -1,6 +1,6 @@
-/* A known gap the CI test's own check needs: a call through a pointer whose first argument
- * writes. Its callee is unknown, so no fence keeps y's read, which GCC evaluates first, out of
- * the write's node: pick's b gets no origin. */
+/* A call through a pointer whose first argument writes. GCC evaluates y first: a fence keeps
+ * y's read out of the write's node, and since the callee is unknown (it may not enter to lower
+ * the fence), the argument lowers it once evaluated; pick's b takes y's origin. */
 #include <stdio.h>
 
 static int g = 255;

@@ -25,6 +25,10 @@ SLEUTH_PROBE void sleuth_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned 
  * which evaluates right to left). Until the callee enters, the reads pushed so far stay below
  * the frame's base, so that the parameters take their origins in either order. */
 SLEUTH_PROBE void sleuth_arg_fenced(struct sleuth_tu *tu, unsigned site, unsigned position);
+/* The end of such an argument of a call whose callee may not enter (through a pointer, or
+ * defined elsewhere): the fence comes down here, lest the call's value miss the other
+ * arguments' reads. */
+SLEUTH_PROBE void sleuth_arg_unfenced(struct sleuth_tu *tu, unsigned site);
 SLEUTH_PROBE void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                             unsigned key, unsigned position);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
@@ -550,11 +554,12 @@ SLEUTH_LOCAL void sleuth_leave(const void *frame_address) {
  * instrumenter cannot put a probe into. `address` is the frame's address, zeroed by each visible
  * return once it left the frame. While a statement that invokes such a macro runs, `site` is 1 +
  * the return node the instrumenter made for it (at the invocation) and `ctl` that node's
- * control; 0 elsewhere. */
+ * control; 0 elsewhere. `test` is 1 + the test node of the macro's own `if` (0: none), which the
+ * return is controlled by: the probe that runs when the macro does not return cannot run. */
 struct sleuth_exit_frame {
   unsigned long address;
   struct sleuth_tu *tu;
-  unsigned site, ctl;
+  unsigned site, ctl, test;
 };
 /* Its cleanup: any way out of the body but a visible return leaves the frame here, through the
  * return node of the statement running (whose pending reads, its macro arguments', flow into
@@ -562,7 +567,11 @@ struct sleuth_exit_frame {
 SLEUTH_INLINE void sleuth_leave_at_exit(struct sleuth_exit_frame *frame) {
   if (frame->address == 0)
     return;
-  if (frame->site != 0)
+  if (frame->site != 0 && frame->test != 0) {
+    (void)sleuth_test_keep(frame->tu, frame->test - 1, frame->ctl, 1);
+    sleuth_ret(frame->tu, frame->site - 1, frame->tu->base + (frame->test - 1),
+               (const void *)frame->address);
+  } else if (frame->site != 0)
     sleuth_ret(frame->tu, frame->site - 1, frame->ctl, (const void *)frame->address);
   else
     sleuth_leave((const void *)frame->address);

@@ -29,17 +29,22 @@ public:
   ~Frame() {
     if (RetSite != 0)
       sleuth_ret(Tu, RetSite - 1, RetControl, SLEUTH_NULL);
-    else if (HiddenSite != 0 && !unwinding())
+    else if (HiddenSite != 0 && HiddenTest != 0 && !unwinding()) {
+      (void)sleuth_test_keep(Tu, HiddenTest - 1, HiddenControl, 1);
+      sleuth_ret(Tu, HiddenSite - 1, Tu->base + (HiddenTest - 1), SLEUTH_NULL);
+    } else if (HiddenSite != 0 && !unwinding())
       sleuth_ret(Tu, HiddenSite - 1, HiddenControl, SLEUTH_NULL);
     else
       sleuth_leave(SLEUTH_NULL);
   }
   /* Around a statement that invokes a macro with a `return` inside, which no probe can reach:
    * the return node made for the statement (Site + 1; 0 after it), which the destructor
-   * completes if the function returns while the statement runs. */
-  void hidden(unsigned Site, unsigned Ctl) {
+   * completes if the function returns while the statement runs, under the test node of the
+   * macro's own `if` (Test + 1; 0: none) if the statement has one. */
+  void hidden(unsigned Site, unsigned Ctl, unsigned Test = 0) {
     HiddenSite = Site;
     HiddenControl = Ctl;
+    HiddenTest = Test;
   }
   /* The call's control (see sleuth_enter). */
   unsigned control() const { return Control; }
@@ -65,6 +70,7 @@ private:
   unsigned RetControl = 0;
   unsigned HiddenSite = 0;
   unsigned HiddenControl = 0;
+  unsigned HiddenTest = 0;
 };
 
 /* The address of an lvalue as the probes take it, through an integer: that drops a `__restrict`

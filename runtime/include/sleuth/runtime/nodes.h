@@ -34,6 +34,11 @@ SLEUTH_PROBE int sleuth_test_nopending_slow(struct sleuth_tu *tu, unsigned site,
                                             int outcome);
 SLEUTH_PROBE void sleuth_set_nopending_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                             const volatile void *addr, unsigned long size);
+/* The test node of a macro's own `if` whose probe runs once the macro's value is known
+ * (`sum = TRY(f(x));`): it depends on the pending reads, those of the value it tested, and
+ * leaves them pending for the node that consumes the value after it (the write of `sum`, or the
+ * return the macro made). Always out of line: it runs once per invocation of such a macro. */
+SLEUTH_PROBE int sleuth_test_keep(struct sleuth_tu *tu, unsigned site, unsigned ctl, int outcome);
 
 #ifdef SLEUTH_INLINE_WRITES
 /* How many pending reads a node may consume inline: each must be one of the first four origins
