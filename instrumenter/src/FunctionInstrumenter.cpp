@@ -653,11 +653,14 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     // Before the library's probes claim the arguments' reads: they are the callee's too.
     std::optional<ForwardingCallProbe::Record> Forward =
         ForwardingCallProbe::markArguments(C, *this);
+    std::optional<SignalProbe::Record> Signal = SignalProbe::markSignal(C, *this);
     if (!MemoryCallProbe::instrument(C, *this) && !FormatCallProbe::instrument(C, *this) &&
         !LibraryCallProbe::instrument(C, *this))
       CallProbe::instrument(C, *this);
     if (Forward)
       ForwardingCallProbe::recordCall(C, *Forward, *this);
+    if (Signal)
+      SignalProbe::recordCall(C, *Signal, *this);
     // A call that may throw inside a try block: what it read is pushed, not checked against
     // the node that takes its value, so that a throw of the library's finds it pending and the
     // handler depends on it (sleuth_caught). A callee of the program's takes its arguments
@@ -683,8 +686,12 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     ExceptionProbe::instrumentHandlers(Try, *this);
     return;
   }
-  if (const auto *R = dyn_cast<ReturnStmt>(S))
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
     FrameProbe::instrument(R, *this);
+    return;
+  }
+  if (const auto *Block = dyn_cast<CompoundStmt>(S))
+    ScopeProbe::instrument(Block, *this);
 }
 
 bool FunctionInstrumenter::mayThrowInsideTry(const CallExpr *Call) const {

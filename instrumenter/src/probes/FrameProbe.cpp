@@ -159,8 +159,12 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     Quiet = "sleuth_quiet_control(&" + F.Ctx.UnitName + ", " + Func + ", " + CallControl + ")";
   std::string Entry = F.Locals.declarations(F.localType("unsigned "));
   if (F.isCxx()) {
+    // A destructor, which C++ mostly calls implicitly with no record of the program's, takes the
+    // control of the scope's end or of the throw that runs it (sleuth/runtime/scopes.h).
+    std::string Entered =
+        isa<CXXDestructorDecl>(F.Function) ? std::string(", sleuth::DestructorEntry()") : Fused;
     Entry += " sleuth::Frame " + F.frame() + "(&" + F.Ctx.UnitName + ", " + Func + ", " + Key +
-             Fused + "); " + F.localType("unsigned ") + CallControl + " = " + F.frame() +
+             Entered + "); " + F.localType("unsigned ") + CallControl + " = " + F.frame() +
              ".control();";
     if (!Quiet.empty())
       Entry += " " + F.localType("unsigned ") + F.quietControl() + " = " + Quiet + ";";

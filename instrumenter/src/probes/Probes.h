@@ -121,6 +121,34 @@ public:
                          FunctionInstrumenter &F);
 };
 
+/// A local whose destruction runs the program's code (`Guard g;`, `std::vector<Guard> v;`) gets
+/// a companion sleuth::Scope declared right before it, which tells the destructor entered
+/// implicitly when the scope ends what controls that end (sleuth/runtime/scopes.h): the
+/// declaration's control, or that of an `if` of the block whose branch throws, which the
+/// statement after it names. Called for a block, after its statements.
+class ScopeProbe {
+public:
+  static bool instrument(const clang::CompoundStmt *Block, FunctionInstrumenter &F);
+};
+
+/// A signal the program sends itself (`raise(sig)`, `kill(getpid(), sig)`,
+/// `pthread_kill(pthread_self(), sig)`): its handler runs inside the call, as a callee of it.
+/// A call record for any callee (sleuth_forward) under the call's control, the signal number
+/// marked as the handler's parameter, so that the handler's statements are controlled by what
+/// controls the call and its parameter reads the argument. (A signal arriving asynchronously
+/// has no call that made it: its handler enters with no record, controlled by nothing.)
+class SignalProbe {
+public:
+  struct Record {
+    unsigned Site;
+  };
+  /// Before the library's own probes claim the argument's reads: pushes and marks them.
+  static std::optional<Record> markSignal(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// After them, so that it stands outside their edits of the call: the record.
+  static void recordCall(const clang::CallExpr *Call, const Record &Signal,
+                         FunctionInstrumenter &F);
+};
+
 /// Exceptions: a `throw` is a <throw> node that reads its operand under the throw's control; a
 /// handler begins with a <catch> test, controlled by the throw that reached it (or reading what
 /// the library call that threw read), and it controls the handler's statements as an `if`

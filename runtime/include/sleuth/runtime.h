@@ -27,7 +27,7 @@
  * The declarations are split by concern: sleuth/runtime/attributes.h (how probes are declared),
  * tables.h (a unit's static tables), thread.h (frames, calls, the thread's state), reads.h,
  * nodes.h and calls.h (the probes), perturb.h (the soundness oracle's), cxx.h (the C++ layer,
- * in C++ only).
+ * in C++ only) and scopes.h (the control of implicit destructor calls, C++ only).
  */
 #ifndef SLEUTH_RUNTIME_H
 #define SLEUTH_RUNTIME_H
@@ -42,6 +42,7 @@
 #include "sleuth/runtime/perturb.h"
 #ifdef __cplusplus
 #include "sleuth/runtime/cxx.h"
+#include "sleuth/runtime/scopes.h"
 #endif
 
 #endif /* SLEUTH_RUNTIME_H */

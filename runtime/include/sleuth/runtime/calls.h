@@ -53,6 +53,10 @@ SLEUTH_PROBE void sleuth_call_argsv(struct sleuth_tu *tu, unsigned site, unsigne
  * controls. */
 SLEUTH_PROBE unsigned sleuth_enter(struct sleuth_tu *tu, unsigned func, unsigned key,
                                    const void *frame_address);
+/* The entry of a C++ destructor (sleuth::Frame's DestructorEntry): as sleuth_enter, and one
+ * that no call record announced, run implicitly at the end of a scope or by unwinding, takes
+ * the control of that scope's end or of the throw (see sleuth/runtime/scopes.h). */
+SLEUTH_PROBE unsigned sleuth_enter_destructor(struct sleuth_tu *tu, unsigned func, unsigned key);
 SLEUTH_PROBE void sleuth_param(struct sleuth_tu *tu, unsigned site, const volatile void *addr,
                                unsigned long size, unsigned position);
 /* A parameter kept in a companion: as sleuth_param, returning the parameter's origin. */
@@ -598,6 +602,16 @@ SLEUTH_PROBE void sleuth_va_arg(const void *key);
  * and writes. */
 SLEUTH_PROBE void sleuth_forward(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                  unsigned callee_key);
+/* After a signal the program sent itself (`raise(sig)`: sleuth_forward with any callee, which
+ * the handler's entry takes): the record, if no handler took it (the signal ignored, its
+ * handler not instrumented), goes, lest an entry with no record of its own (a callback) take
+ * the call's control later. Yields the call's value, `result`. */
+SLEUTH_INLINE int sleuth_signalled(struct sleuth_tu *tu, unsigned site, int result) {
+  unsigned base = __atomic_load_n(&tu->base, __ATOMIC_ACQUIRE);
+  if (base != 0)
+    sleuth_drop_stale_call(&sleuth_pending_reads, base - 1 + site);
+  return result;
+}
 
 /* --- Exceptions (C++) ------------------------------------------------------------------------
  * `throw e` is `throw (sleuth_throwing(tu, site, ctl), e)` (`throw;` alike): the throw's

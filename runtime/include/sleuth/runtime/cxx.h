@@ -13,6 +13,9 @@
 #include <exception>
 
 namespace sleuth {
+/* The entry of a destructor, which C++ mostly calls implicitly (sleuth_enter_destructor). */
+struct DestructorEntry {};
+
 /* One per instrumented C++ function: leaving the scope leaves the frame, also when an
  * exception unwinds it. The return value's node is created here, after the return
  * expression was evaluated, so `return x;` keeps its implicit move and NRVO. */
@@ -23,6 +26,9 @@ public:
   }
   Frame(sleuth_tu *Tu, unsigned Func, unsigned Key, unsigned FirstParam, unsigned Count) : Tu(Tu) {
     Control = sleuth_enter_params(Tu, Func, Key, SLEUTH_NULL, FirstParam, Count);
+  }
+  Frame(sleuth_tu *Tu, unsigned Func, unsigned Key, DestructorEntry) : Tu(Tu) {
+    Control = sleuth_enter_destructor(Tu, Func, Key);
   }
   Frame(const Frame &) = delete;
   Frame &operator=(const Frame &) = delete;
