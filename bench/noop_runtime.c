@@ -170,6 +170,12 @@ void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl
                                unsigned callee_key, unsigned position) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)position;
 }
+void *sleuth_thread_args_take(struct sleuth_tu *tu, unsigned site) {
+  (void)tu, (void)site;
+  return NULL;
+}
+void sleuth_thread_args_give(void *args) { (void)args; }
+void sleuth_thread_args_drop(void *args) { (void)args; }
 void sleuth_call_args(struct sleuth_tu *tu, unsigned site, unsigned ctl, unsigned callee_key,
                       unsigned pairs, ...) {
   (void)tu, (void)site, (void)ctl, (void)callee_key, (void)pairs;

@@ -670,8 +670,13 @@ void FunctionInstrumenter::visit(const Stmt *S) {
     return;
   }
   if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
-    if (!ConstructProbe::instrument(C, *this))
+    if (!ConstructProbe::instrument(C, *this)) {
+      std::optional<ForwardingCallProbe::Record> Thread =
+          ForwardingCallProbe::markThreadArguments(C, *this);
       LibraryCallProbe::instrumentConstruction(C, *this);
+      if (Thread)
+        ForwardingCallProbe::recordThread(*Thread, *this);
+    }
     return;
   }
   if (const auto *L = dyn_cast<CompoundLiteralExpr>(S)) {

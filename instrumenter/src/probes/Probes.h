@@ -105,7 +105,8 @@ public:
 /// A call of the library that calls the program's code with the call's own arguments:
 /// `std::make_unique<T>(a, b)` and `make_shared` (T's constructor), `v.emplace_back(a)` of a
 /// sequence container, `o.emplace(a)` of a std::optional, `std::construct_at(p, a)`,
-/// `std::invoke(f, a)` (a lambda or function of the program's), a std::function's call. A call
+/// `std::invoke(f, a)` (a lambda or function of the program's), a std::function's call, a
+/// container's `emplace`/`try_emplace`, `std::visit(visitor, v)`, a std::thread's function. A call
 /// record for that callee (sleuth_forward) with each argument marked at the position of the
 /// parameter it becomes, so that the parameters take its origins; the reads stay the library
 /// call's too (its value, the container's write).
@@ -113,12 +114,21 @@ class ForwardingCallProbe {
 public:
   struct Record {
     unsigned Site, Key;
+    /// A std::thread's function, which sleuth::ThreadStart stands for (null: none).
+    const clang::Expr *ThreadFunction = nullptr;
   };
   /// Before the library's own probes claim the arguments' reads: pushes and marks them.
   static std::optional<Record> markArguments(const clang::CallExpr *Call, FunctionInstrumenter &F);
   /// After them, so that it stands outside their edits of the call: the record.
   static void recordCall(const clang::CallExpr *Call, const Record &Forward,
                          FunctionInstrumenter &F);
+  /// `std::thread t(f, a, b)`: f's record, made by the arguments (before the library's probes
+  /// claim their reads)...
+  static std::optional<Record> markThreadArguments(const clang::CXXConstructExpr *Construct,
+                                                   FunctionInstrumenter &F);
+  /// ... and taken to the new thread by sleuth::ThreadStart in the place of f (after the
+  /// library's probes, outside their edits of f).
+  static void recordThread(const Record &Thread, FunctionInstrumenter &F);
 };
 
 /// A local whose destruction runs the program's code (`Guard g;`, `std::vector<Guard> v;`) gets

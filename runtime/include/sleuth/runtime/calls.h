@@ -31,6 +31,12 @@ SLEUTH_PROBE void sleuth_arg_fenced(struct sleuth_tu *tu, unsigned site, unsigne
 SLEUTH_PROBE void sleuth_arg_unfenced(struct sleuth_tu *tu, unsigned site);
 SLEUTH_PROBE void sleuth_construct_arg_slow(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                             unsigned key, unsigned position);
+/* A std::thread's arguments (sleuth::ThreadStart): the record of call `site` taken from the
+ * constructing thread once they are evaluated, the origins of each (null if it has none); given
+ * to the new thread as its record for the function it enters next (and freed); or freed. */
+SLEUTH_PROBE void *sleuth_thread_args_take(struct sleuth_tu *tu, unsigned site);
+SLEUTH_PROBE void sleuth_thread_args_give(void *args);
+SLEUTH_PROBE void sleuth_thread_args_drop(void *args);
 /* sleuth_call and every sleuth_arg at once, for a call whose arguments have no side effects and
  * read only locals kept in companions: `pairs` pairs (position, origin) follow, the origins read
  * before the call (at most SLEUTH_CALL_PAIRS). The runtime's side of sleuth_call_pairs and
@@ -96,13 +102,17 @@ static __inline__ void sleuth_drop_stale_call(struct sleuth_reads *r, unsigned n
  * constructor call's: the constructor's arguments are evaluated, and what runs now are its
  * member and base initializers (`Box(int a) : x(twice(a))`: twice's frame, and its return
  * value pushed after). What they push belongs to no parameter of the constructor's: a mark at
- * position 0 ends the last argument's reads. */
+ * position 0 ends the last argument's reads. So for a forwarded call's record (sleuth_forward,
+ * num_pairs ~1u), whose library call enters other functions of the program's before the
+ * record's callee (a map's try_emplace compares keys first, with the program's operator<,
+ * whose return value it pushes). */
 static __inline__ void sleuth_close_construct_args(struct sleuth_reads *r) {
   struct sleuth_call_record *c;
   if (r->num_calls == 0)
     return;
   c = &r->calls[r->num_calls - 1];
-  if (c->depth == r->num_frames && (c->key & SLEUTH_CONSTRUCTOR_KEY) != 0 && c->num_pairs == ~0u &&
+  if (c->depth == r->num_frames &&
+      (((c->key & SLEUTH_CONSTRUCTOR_KEY) != 0 && c->num_pairs == ~0u) || c->num_pairs == ~1u) &&
       c->num_marks < SLEUTH_CALL_MARKS &&
       (c->num_marks == 0 || c->marks[c->num_marks - 1].position != 0)) {
     c->marks[c->num_marks].at = (unsigned)(r->top - r->reads);

@@ -79,6 +79,75 @@ private:
   unsigned HiddenTest = 0;
 };
 
+/* The callable of `std::thread t(f, a, b)`, in the place of f (thread_start): the new thread
+ * calls it with the library's copies of a and b, which no probe saw. The library copies it
+ * into the new thread's state in the constructing thread, after it evaluated every argument:
+ * that move takes the call's record (site `Site`) from the thread, with the origins of each
+ * argument (sleuth_thread_args_take); the new thread gives them back as a record of its own
+ * just before it calls f (sleuth_thread_args_give), whose entry gives f's parameters their
+ * origins as for a call made in that thread. */
+#if __cplusplus >= 201103L
+template <class F> class ThreadStart {
+public:
+  ThreadStart(sleuth_tu *Tu, unsigned Site, F &&Callable)
+      : Tu(Tu), Site(Site), Callable(static_cast<F &&>(Callable)) {}
+  ThreadStart(ThreadStart &&Other)
+      : Tu(Other.Tu), Site(Other.Site), Args(Other.Args), Taken(true),
+        Callable(static_cast<F &&>(Other.Callable)) {
+    if (!Other.Taken)
+      Args = sleuth_thread_args_take(Tu, Site);
+    Other.Args = nullptr;
+    Other.Taken = true;
+  }
+  ThreadStart(const ThreadStart &) = delete;
+  ThreadStart &operator=(const ThreadStart &) = delete;
+  ~ThreadStart() {
+    if (Args)
+      sleuth_thread_args_drop(Args);
+  }
+  template <class... A>
+  auto operator()(A &&...Arguments)
+      -> decltype(static_cast<F && (*)()>(nullptr)()(static_cast<A &&>(Arguments)...)) {
+    give();
+    return static_cast<F &&>(Callable)(static_cast<A &&>(Arguments)...);
+  }
+  /* A member function of Object's, or of the object it points to (the instrumenter passes no
+   * other object: no std::reference_wrapper, no smart pointer). */
+  template <class O, class... A>
+  auto operator()(O &&Object, A &&...Arguments)
+      -> decltype((static_cast<O && (*)()>(nullptr)().*
+                   static_cast<F (*)()>(nullptr)())(static_cast<A &&>(Arguments)...)) {
+    give();
+    return (static_cast<O &&>(Object).*Callable)(static_cast<A &&>(Arguments)...);
+  }
+  template <class O, class... A>
+  auto operator()(O &&Object, A &&...Arguments)
+      -> decltype(((*static_cast<O && (*)()>(nullptr)()).*
+                   static_cast<F (*)()>(nullptr)())(static_cast<A &&>(Arguments)...)) {
+    give();
+    return ((*static_cast<O &&>(Object)).*Callable)(static_cast<A &&>(Arguments)...);
+  }
+
+private:
+  /* The record, to this thread, once. */
+  void give() {
+    void *Given = Args;
+    Args = nullptr;
+    if (Given)
+      sleuth_thread_args_give(Given);
+  }
+  sleuth_tu *Tu;
+  unsigned Site;
+  void *Args = nullptr;
+  bool Taken = false;
+  F Callable;
+};
+/* F by value: a function decays to its pointer, a lambda is moved. */
+template <class F> inline ThreadStart<F> thread_start(sleuth_tu *Tu, unsigned Site, F Callable) {
+  return ThreadStart<F>(Tu, Site, static_cast<F &&>(Callable));
+}
+#endif
+
 /* The address of an lvalue as the probes take it, through an integer: that drops a `__restrict`
  * qualifier of T as well, which no conversion to `const volatile void *` may (Clang rejects
  * `int *__restrict *` there). */

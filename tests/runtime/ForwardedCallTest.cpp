@@ -1,0 +1,132 @@
+// The records of calls the library makes with the program's arguments (sleuth_forward): an entry
+// of another function first (a map's try_emplace comparing keys with the program's operator<)
+// ends the arguments' marks, so that what it pushes is no parameter's; and a std::thread's
+// record goes to the new thread (sleuth_thread_args_take, sleuth_thread_args_give). These drive
+// the C ABI as instrumented code would and check the origins the callee's entry gives its
+// parameters.
+//
+// The runtime's state is process-global, so every scenario runs in a forked child that reports
+// through its exit status.
+#include "sleuth/runtime.h"
+#include "state.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+/// A unit of three functions (0: the caller, 1: the constructor the library enters with the
+/// arguments, 2: a comparison it enters first) and their sites.
+struct Unit {
+  enum : unsigned { Opening, Call, Param, CompareRet, Count };
+  std::vector<sleuth_site> Sites{{SLEUTH_SITE_VAR, 0, 2, 1, 0, 0, 0, "opening"},
+                                 {SLEUTH_SITE_CALL, 0, 3, 1, 0, 0, 0, "<call>"},
+                                 {SLEUTH_SITE_PARAM, 0, 1, 1, 1, 0, 0, "o"},
+                                 {SLEUTH_SITE_RET, 0, 5, 1, 2, 0, 0, "<return>"}};
+  std::vector<sleuth_func> Funcs{{2, 3, "main"}, {1, 1, "Account::Account"}, {5, 5, "operator<"}};
+  std::vector<sleuth_site_state> States = std::vector<sleuth_site_state>(Count);
+  std::vector<sleuth_func_state> FuncStates = std::vector<sleuth_func_state>(3);
+  sleuth_tu Tu{"/forwarded.cpp",
+               "0123456789abcdef",
+               Sites.data(),
+               Count,
+               nullptr,
+               Funcs.data(),
+               3,
+               States.data(),
+               FuncStates.data(),
+               nullptr,
+               0,
+               0,
+               0,
+               0};
+  static constexpr unsigned MainKey = 11, ConstructorKey = 0x80000022u, CompareKey = 33;
+  long Value = 0;
+
+  unsigned node(unsigned Site) const { return Tu.base - 1 + Site; }
+  /// `long opening = ...;` then its read, pushed as an argument's.
+  void readOpening() {
+    sleuth_set(&Tu, Opening, 0, &Value, sizeof(Value));
+    sleuth_get(&Value, sizeof(Value));
+  }
+};
+
+/// The origins the current frame's entry gave its parameter at Position.
+std::vector<unsigned> argumentOrigins(unsigned Position) {
+  sleuth::rt::ThreadState &T = sleuth::rt::threadState();
+  std::vector<unsigned> Origins;
+  for (size_t I = T.Frames.back().args; I < T.ArgOrigins.size(); ++I)
+    if (T.ArgOrigins[I].Position == Position)
+      Origins.push_back(T.ArgOrigins[I].Origin);
+  return Origins;
+}
+
+/// Runs Scenario in a forked child; it returns an empty string on success, else what failed.
+void inChild(const char *(*Scenario)(Unit &)) {
+  pid_t Child = fork();
+  ASSERT_NE(Child, -1);
+  if (Child == 0) {
+    Unit U;
+    const char *Failure = Scenario(U);
+    if (*Failure)
+      std::fprintf(stderr, "scenario failed: %s\n", Failure);
+    std::fflush(stderr);
+    _exit(*Failure ? 1 : 0); // no dependence file at exit
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+  ASSERT_TRUE(WIFEXITED(Status));
+  EXPECT_EQ(WEXITSTATUS(Status), 0);
+}
+
+TEST(ForwardedCallTest, AnEntryBeforeTheCalleeEndsTheArgumentsMarks) {
+  inChild([](Unit &U) -> const char * {
+    sleuth::Frame Main(&U.Tu, 0, Unit::MainKey);
+    // `m.try_emplace(k, opening, 2)`: the last argument that reads something is opening.
+    sleuth_forward(&U.Tu, Unit::Call, 0, Unit::ConstructorKey);
+    sleuth_arg(&U.Tu, Unit::Call, 1);
+    U.readOpening();
+    // The map compares keys with the program's operator<, which returns a value it pushes.
+    (void)sleuth_enter(&U.Tu, 2, Unit::CompareKey, nullptr);
+    sleuth_ret(&U.Tu, Unit::CompareRet, 0, nullptr);
+    // Then it constructs the mapped value.
+    sleuth::Frame Constructor(&U.Tu, 1, Unit::ConstructorKey);
+    std::vector<unsigned> Origins = argumentOrigins(1);
+    if (Origins.size() != 1 || Origins[0] != U.node(Unit::Opening))
+      return "the constructor's first parameter takes opening, not the comparison's value";
+    return "";
+  });
+}
+
+TEST(ForwardedCallTest, AThreadsArgumentsGoToTheNewThreadsEntry) {
+  inChild([](Unit &U) -> const char * {
+    sleuth::Frame Main(&U.Tu, 0, Unit::MainKey);
+    // `std::thread t(f, opening)`: the argument makes the record...
+    sleuth_construct_arg(&U.Tu, Unit::Call, 0, Unit::ConstructorKey, 1);
+    U.readOpening();
+    // ... which the library's copy of the function takes, once the arguments are evaluated.
+    void *Args = sleuth_thread_args_take(&U.Tu, Unit::Call);
+    if (Args == nullptr)
+      return "the record is taken";
+    if (sleuth_pending_reads.num_calls != 0)
+      return "and it is no longer the constructing thread's";
+    if (sleuth_thread_args_take(&U.Tu, Unit::Call) != nullptr)
+      return "once";
+    const char *Failure = "";
+    std::thread([&] {
+      sleuth_thread_args_give(Args);
+      sleuth::Frame Callee(&U.Tu, 1, Unit::ConstructorKey);
+      std::vector<unsigned> Origins = argumentOrigins(1);
+      if (Origins.size() != 1 || Origins[0] != U.node(Unit::Opening))
+        Failure = "the new thread's entry gives the parameter opening's origin";
+    }).join();
+    return Failure;
+  });
+}
+
+} // namespace
