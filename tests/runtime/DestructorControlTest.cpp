@@ -6,6 +6,7 @@
 //
 // The runtime's state is process-global, so every scenario runs in a forked child that reports
 // through its exit status.
+#include "ForkedScenario.h"
 #include "sleuth/runtime.h"
 #include "state.h"
 
@@ -55,23 +56,7 @@ struct Unit {
   }
 };
 
-/// Runs Scenario in a forked child; it returns an empty string on success, else what failed.
-void inChild(const char *(*Scenario)(Unit &)) {
-  pid_t Child = fork();
-  ASSERT_NE(Child, -1);
-  if (Child == 0) {
-    Unit U;
-    const char *Failure = Scenario(U);
-    if (*Failure)
-      std::fprintf(stderr, "scenario failed: %s\n", Failure);
-    std::fflush(stderr);
-    _exit(*Failure ? 1 : 0); // no dependence file at exit
-  }
-  int Status = 0;
-  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
-  ASSERT_TRUE(WIFEXITED(Status));
-  EXPECT_EQ(WEXITSTATUS(Status), 0);
-}
+void inChild(const char *(*Scenario)(Unit &)) { sleuth::test::inChild<Unit>(Scenario); }
 
 TEST(DestructorControlTest, TheInnermostScopeControlsItsDestructors) {
   inChild([](Unit &U) -> const char * {

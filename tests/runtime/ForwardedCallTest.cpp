@@ -7,6 +7,7 @@
 //
 // The runtime's state is process-global, so every scenario runs in a forked child that reports
 // through its exit status.
+#include "ForkedScenario.h"
 #include "sleuth/runtime.h"
 #include "state.h"
 
@@ -66,23 +67,7 @@ std::vector<unsigned> argumentOrigins(unsigned Position) {
   return Origins;
 }
 
-/// Runs Scenario in a forked child; it returns an empty string on success, else what failed.
-void inChild(const char *(*Scenario)(Unit &)) {
-  pid_t Child = fork();
-  ASSERT_NE(Child, -1);
-  if (Child == 0) {
-    Unit U;
-    const char *Failure = Scenario(U);
-    if (*Failure)
-      std::fprintf(stderr, "scenario failed: %s\n", Failure);
-    std::fflush(stderr);
-    _exit(*Failure ? 1 : 0); // no dependence file at exit
-  }
-  int Status = 0;
-  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
-  ASSERT_TRUE(WIFEXITED(Status));
-  EXPECT_EQ(WEXITSTATUS(Status), 0);
-}
+void inChild(const char *(*Scenario)(Unit &)) { sleuth::test::inChild<Unit>(Scenario); }
 
 TEST(ForwardedCallTest, AnEntryBeforeTheCalleeEndsTheArgumentsMarks) {
   inChild([](Unit &U) -> const char * {
