@@ -661,6 +661,8 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       ForwardingCallProbe::recordCall(C, *Forward, *this);
     if (Signal)
       SignalProbe::recordCall(C, *Signal, *this);
+    else
+      LibraryCallbackProbe::instrument(C, *this);
     // A call that may throw inside a try block: what it read is pushed, not checked against
     // the node that takes its value, so that a throw of the library's finds it pending and the
     // handler depends on it (sleuth_caught). A callee of the program's takes its arguments

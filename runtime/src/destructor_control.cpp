@@ -23,11 +23,14 @@ bool recordedCall(const ThreadState &T, unsigned Depth, unsigned Key) {
 
 // What controls an implicit destructor call made from the thread's current frame (Depth frames
 // deep): the throw in flight (0 for the library's, whose handler reads what its call read
-// instead); else the innermost live scope of that frame, whose cleanup the call is; else
-// nothing known (a temporary's destructor in a function without scopes).
+// instead); else the library call that frame is making, which destroys the object
+// (sleuth_library_call); else the innermost live scope of that frame, whose cleanup the call
+// is; else nothing known (a temporary's destructor in a function without scopes).
 unsigned implicitControl(ThreadState &T, unsigned Depth) {
   if (std::uncaught_exceptions() > 0)
     return T.Thrown;
+  if (!T.Frames.empty() && T.Frames.back().callback_control != 0)
+    return T.Frames.back().callback_control;
   const sleuth::Scope *S = Innermost;
   return S && S->Depth == Depth ? S->endControl() : 0;
 }

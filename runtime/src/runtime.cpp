@@ -927,6 +927,9 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
     F.value_cache = C.value_cache;
     F.value_site = C.value_site;
     T.Calls.pop_back();
+  } else if (!T.Frames.empty()) {
+    // A callback of a library call the current frame is making (sleuth_library_call).
+    F.call_control = T.Frames.back().callback_control;
   }
   F.reads = static_cast<unsigned>(T.Pending.size());
   F.func = Tu->func_base + Func;

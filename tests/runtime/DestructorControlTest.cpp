@@ -30,20 +30,7 @@ struct Unit {
   std::vector<sleuth_func> Funcs{{1, 10, "f"}, {11, 12, "Guard::~Guard"}};
   std::vector<sleuth_site_state> States = std::vector<sleuth_site_state>(Count);
   std::vector<sleuth_func_state> FuncStates = std::vector<sleuth_func_state>(2);
-  sleuth_tu Tu{"/scopes.cpp",
-               "0123456789abcdef",
-               Sites.data(),
-               Count,
-               Cds.data(),
-               Funcs.data(),
-               2,
-               States.data(),
-               FuncStates.data(),
-               nullptr,
-               0,
-               0,
-               0,
-               0};
+  sleuth_tu Tu = sleuth::test::unitTable("/scopes.cpp", Sites, Funcs, States, FuncStates, Cds);
   static constexpr unsigned OwnerKey = 11, DestructorKey = 22;
 
   /// 1 + the node of Site, as probes pass a control.

@@ -4,13 +4,40 @@
 #ifndef SLEUTH_TESTS_RUNTIME_FORKEDSCENARIO_H
 #define SLEUTH_TESTS_RUNTIME_FORKEDSCENARIO_H
 
+#include "sleuth/runtime.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace sleuth::test {
+
+/// The static tables of a unit at Path, as the instrumenter emits them for an instrumented file,
+/// over the scenario's own Sites and Funcs, with their states (one each, zero) and the
+/// controlling tests Cds (none if empty).
+inline sleuth_tu unitTable(const char *Path, const std::vector<sleuth_site> &Sites,
+                           const std::vector<sleuth_func> &Funcs,
+                           std::vector<sleuth_site_state> &States,
+                           std::vector<sleuth_func_state> &FuncStates,
+                           const std::vector<unsigned> &Cds = {}) {
+  return sleuth_tu{Path,
+                   "0123456789abcdef",
+                   Sites.data(),
+                   static_cast<unsigned>(Sites.size()),
+                   Cds.empty() ? nullptr : Cds.data(),
+                   Funcs.data(),
+                   static_cast<unsigned>(Funcs.size()),
+                   States.data(),
+                   FuncStates.data(),
+                   nullptr,
+                   0,
+                   0,
+                   0,
+                   0};
+}
 
 /// Runs Scenario on a fresh Unit in a forked child; Scenario returns an empty string on success,
 /// else what failed.

@@ -32,20 +32,7 @@ struct Unit {
   std::vector<sleuth_func> Funcs{{2, 3, "main"}, {1, 1, "Account::Account"}, {5, 5, "operator<"}};
   std::vector<sleuth_site_state> States = std::vector<sleuth_site_state>(Count);
   std::vector<sleuth_func_state> FuncStates = std::vector<sleuth_func_state>(3);
-  sleuth_tu Tu{"/forwarded.cpp",
-               "0123456789abcdef",
-               Sites.data(),
-               Count,
-               nullptr,
-               Funcs.data(),
-               3,
-               States.data(),
-               FuncStates.data(),
-               nullptr,
-               0,
-               0,
-               0,
-               0};
+  sleuth_tu Tu = sleuth::test::unitTable("/forwarded.cpp", Sites, Funcs, States, FuncStates);
   static constexpr unsigned MainKey = 11, ConstructorKey = 0x80000022u, CompareKey = 33;
   long Value = 0;
 

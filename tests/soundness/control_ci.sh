@@ -52,7 +52,7 @@ control_examples=(break_continue.c goto.c loop_condition.c macro_return.c short_
                   switch_fallthrough.c recursion.c container_shifts.cpp demo.cpp exception.cpp
                   exception_control.cpp macro_return_cxx.cpp operator_calls.cpp range_for.cpp
                   square_root.cpp stl_algorithms.cpp lambda.cpp signal_handler.c
-                  scope_destructors.cpp)
+                  scope_destructors.cpp callback_control.cpp)
 "${oracle[@]}" --work "$work/all" --expected "$expected" "$here"/corpus/*.c "$here"/corpus/*.cpp \
   "$here"/control_corpus/*.c "$here"/control_corpus/*.cpp \
   "${control_examples[@]/#/$examples/}" || failed=1

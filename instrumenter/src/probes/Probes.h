@@ -141,6 +141,18 @@ public:
   static bool instrument(const clang::CompoundStmt *Block, FunctionInstrumenter &F);
 };
 
+/// A call of the library that may call the program's code back while it runs: a callable among
+/// its arguments (`qsort(v, n, s, cmp)`, `std::sort(b, e, lambda)`, `std::for_each(b, e, f)`)
+/// or kept by the container it is a member of (`s.insert(x)` of a `std::set<int, Cmp>`). The
+/// functions of the program's that the library enters meanwhile with no call record of their
+/// own are controlled by what controls the call (sleuth_library_call, and sleuth::LibraryCall in
+/// C++), for every entry until the call returns.
+class LibraryCallbackProbe {
+public:
+  /// After the other probes of the call, so that it stands outside their edits of it.
+  static void instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+};
+
 /// A signal the program sends itself (`raise(sig)`, `kill(getpid(), sig)`,
 /// `pthread_kill(pthread_self(), sig)`): its handler runs inside the call, as a callee of it.
 /// A call record for any callee (sleuth_forward) under the call's control, the signal number

@@ -359,8 +359,8 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
     struct sleuth_func_state *state = tu->func_states + func;
     /* The caller's record for this callee: the latest of the current frame's records. With
      * none, the entry is a call its caller did not record (a C++ constructor or conversion, a
-     * callback from uninstrumented code), under no control and with no arguments' origins, as
-     * the runtime would enter it; the records stay for their callees. A match below the top
+     * callback from uninstrumented code), with no arguments' origins, as the runtime would
+     * enter it; the records stay for their callees. A match below the top
      * (records above it of calls whose callee never entered) is the runtime's. */
     struct sleuth_call_record *c = (struct sleuth_call_record *)SLEUTH_NULL;
     unsigned i, k, p, ok = 1, top = (unsigned)(r->top - r->reads), at = top, ctl = 0u, quiet;
@@ -374,6 +374,10 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
         ctl = c->ctl;
         break;
       }
+    /* With none, a library call the current frame is making may be calling the program back:
+     * the entry is controlled by what controls that call (sleuth_library_call). */
+    if (!c && r->num_frames != 0)
+      ctl = r->frames[r->num_frames - 1].callback_control;
     /* The parameters are controlled by the call: known already under a quiet control. */
     quiet = ctl == 0 || sleuth_completed_under(state, ctl);
     /* Marks (the general form) delimit each argument's reads on the stack, in the order they
@@ -383,7 +387,7 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
       ok = c->marks[k].at >= at && c->marks[k].at <= top;
       at = c->marks[k].at;
     }
-    for (i = 0; ok && c && !quiet && i < count; ++i) {
+    for (i = 0; ok && !quiet && i < count; ++i) {
       const struct sleuth_site_state *s = tu->states + first_param + i;
       ok = ctl == SLEUTH_LOAD(&s->control[0]) || ctl == SLEUTH_LOAD(&s->control[1]) ||
            ctl == SLEUTH_LOAD(&s->control[2]) || ctl == SLEUTH_LOAD(&s->control[3]);
@@ -416,13 +420,14 @@ SLEUTH_LOCAL unsigned sleuth_enter_params_general(struct sleuth_tu *tu, unsigned
       f->func = tu->func_base + func;
       f->address = address;
       f->func_state = state;
+      f->callback_control = 0;
       if (!c) {
         f->reads = top;
         f->value_tu = (struct sleuth_tu *)SLEUTH_NULL;
         f->value_cache = (unsigned *)SLEUTH_NULL;
         f->value_site = 0;
         r->frame = r->top;
-        return 0;
+        return ctl;
       }
       f->reads = c->reads;
       f->value_tu = c->value_tu;
@@ -494,6 +499,7 @@ SLEUTH_LOCAL unsigned sleuth_enter_params(struct sleuth_tu *tu, unsigned func, u
     f->value_tu = c->value_tu;
     f->value_cache = c->value_cache;
     f->value_site = c->value_site;
+    f->callback_control = 0;
     f->func_state = tu->func_states + func;
     r->num_calls = calls - 1;
     r->top = r->frame = r->reads + c->reads; /* the arguments' reads are the parameters' */
@@ -621,6 +627,28 @@ SLEUTH_INLINE int sleuth_signalled(struct sleuth_tu *tu, unsigned site, int resu
   if (base != 0)
     sleuth_drop_stale_call(&sleuth_pending_reads, base - 1 + site);
   return result;
+}
+
+/* A call of the library that may call the program back while it runs (`qsort(v, n, s, cmp)`,
+ * `std::sort(b, e, less)`, `s.insert(x)` of a std::set with the program's comparator): the
+ * functions of the program's that it enters with no call record of their own are controlled by
+ * what controls the call, `ctl`, however many times the library enters them
+ * (sleuth_frame's callback_control, which those entries read). Yields the control of an
+ * enclosing such call of the same frame, which sleuth_library_returned puts back once the call
+ * returns. */
+SLEUTH_INLINE unsigned sleuth_library_call(unsigned ctl) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  unsigned outer;
+  if (r->num_frames == 0)
+    return 0u;
+  outer = r->frames[r->num_frames - 1].callback_control;
+  r->frames[r->num_frames - 1].callback_control = ctl;
+  return outer;
+}
+SLEUTH_INLINE void sleuth_library_returned(unsigned outer) {
+  struct sleuth_reads *r = &sleuth_pending_reads;
+  if (r->num_frames != 0)
+    r->frames[r->num_frames - 1].callback_control = outer;
 }
 
 /* --- Exceptions (C++) ------------------------------------------------------------------------

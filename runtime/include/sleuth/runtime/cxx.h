@@ -16,6 +16,20 @@ namespace sleuth {
 /* The entry of a destructor, which C++ mostly calls implicitly (sleuth_enter_destructor). */
 struct DestructorEntry {};
 
+/* A library call that may call the program back (sleuth_library_call): a temporary made before
+ * it in its full-expression, whose end, also by an exception leaving the call, puts the
+ * enclosing call's control back. */
+class LibraryCall {
+public:
+  explicit LibraryCall(unsigned Ctl) : Outer(sleuth_library_call(Ctl)) {}
+  LibraryCall(const LibraryCall &) = delete;
+  LibraryCall &operator=(const LibraryCall &) = delete;
+  ~LibraryCall() { sleuth_library_returned(Outer); }
+
+private:
+  unsigned Outer;
+};
+
 /* One per instrumented C++ function: leaving the scope leaves the frame, also when an
  * exception unwinds it. The return value's node is created here, after the return
  * expression was evaluated, so `return x;` keeps its implicit move and NRVO. */

@@ -26,6 +26,10 @@ struct sleuth_frame {
   struct sleuth_tu *value_tu; /* where its return value goes: a node of the caller's (read  */
   unsigned *value_cache;      /* with this cache), or none (value_tu null): pushed */
   unsigned value_site;
+  /* 1 + the test that controlled the library call the function is making that may call the
+   * program back (sleuth_library_call), or 0: the control of a function of the program's that
+   * the library enters meanwhile with no call record of its own (a comparator, a lambda). */
+  unsigned callback_control;
   struct sleuth_func_state *func_state; /* the function's (null: the bottom frame) */
 };
 /* Argument `position` (1-based; 0 none) read the pending reads from index `at` on. */
