@@ -549,9 +549,11 @@ def dynamic_control(events, guards, stats=None):
                     parent, line_parent = act.entry_parent, act.entry_line_parent
                 elif (top.kind == "part" and label in function.blocks[previous].succs and
                       function.blocks[previous].branch_kind == "part"):
-                    # The rest of a condition (`b` of `a && b`) is part of the same test: it
-                    # has that test's parent, as the tracker's single test node of the condition.
-                    parent, line_parent = top.parent, top.line_parent
+                    # The rest of a condition (`b` of `a && b`) is part of the same test: its
+                    # lines have that test's parent, as the tracker's single test node of the
+                    # condition; the calls it makes run only if `a` held, under the condition's
+                    # line (the tracker's call takes the control of the test it is part of).
+                    parent, line_parent = top.token, top.line_parent
                 elif top.kind == "value":
                     # An operand of `?:`, `&&` or `||` in a value: the calls it makes run under
                     # the operator's test, its own reads are data of the operator's value.
@@ -765,6 +767,9 @@ def main():
             fail_usage(f"{s}: no such file")
     if not os.access(args.sleuth, os.X_OK):
         fail_usage(f"--sleuth {args.sleuth}: not an executable")
+    # The builds run in each program's work directory.
+    if os.sep in args.sleuth:
+        args.sleuth = os.path.abspath(args.sleuth)
     for c in (args.cc, args.cxx):
         if not shutil.which(c):
             fail_usage(f"{c}: compiler not found (--cc/--cxx)")

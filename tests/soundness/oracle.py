@@ -452,6 +452,9 @@ def main():
     args = ap.parse_args()
     if not os.access(args.sleuth, os.X_OK):
         fail_usage(f"--sleuth: {args.sleuth}: not an executable")
+    # The builds run in each program's work directory.
+    if os.sep in args.sleuth:
+        args.sleuth = os.path.abspath(args.sleuth)
     if not shutil.which("setarch"):
         fail_usage("setarch (util-linux) is needed to run programs without address randomization")
     for s in args.sources:

@@ -277,6 +277,26 @@ class DynamicControl(unittest.TestCase):
         self.assertEqual(parents[3], {"test:2"})
         self.assertEqual(parents[4], {None})
 
+    def test_a_call_in_the_rest_of_a_condition_runs_under_its_first_part(self):
+        # `if (round != 1 && check(round))`: check runs only if `round != 1` held; the rest of
+        # the condition's own lines keep the test's parent.
+        p = Program()
+        p.function("main", {
+            "entry": {"succs": ["lhs", "end"], "branch_line": 1, "lines": [1]},
+            "lhs": {"succs": ["rhs", "end"], "branch_line": 2, "branch_kind": "part",
+                    "lines": [2]},
+            "rhs": {"succs": ["then", "end"], "branch_line": 2, "lines": [2]},
+            "then": {"succs": ["end"], "lines": [3]},
+            "end": {"lines": [4]},
+        })
+        p.function("check", {"entry": {"lines": [20]}})
+        parents, anomalies = p.run(trace("main", ["entry", "lhs", "rhs"]) +
+                                   [("check", "entry", 900), ("return", 900)] +
+                                   trace("main", ["then", "end"]))
+        self.assertEqual(anomalies, [])
+        self.assertEqual(parents[2], {"test:1"})
+        self.assertEqual(parents[20], {"test:2"})
+
     def test_value_operator_controls_calls_only(self):
         p = Program()
         p.function("main", {
