@@ -267,6 +267,20 @@ static const Stmt *anchorOf(const Stmt *S) {
   return S;
 }
 
+// The statement that makes the test node of a macro's invocation, Test, with the probe Probe
+// (sleuth_test, sleuth_test_keep), and then sets the control locals of the statements it
+// controls (its effects, known once the body has been walked).
+static std::string testStatement(const char *Probe, unsigned Test, FunctionInstrumenter &F) {
+  std::string Call =
+      std::string(Probe) + "(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
+  std::string Discard = F.isCxx() ? "static_cast<void>(" : "(void)(";
+  return F.defer([&F, Test, Discard] { return F.testEffects(Test).empty() ? Discard : "if ("; }) +
+         Call + F.defer([&F, Test] {
+           std::string Effects = F.testEffects(Test);
+           return Effects.empty() ? ");" : ") { " + Effects + "; }";
+         });
+}
+
 // The tests of a macro invocation that may return (S) decide whether the statements after it
 // run: a test node at the invocation stands for them. Its probe runs once the invocation is
 // done without returning, and takes what the macro's arguments read; the branches inside are
@@ -278,13 +292,7 @@ static std::string macroTest(const Stmt *S, SourceLocation At, FunctionInstrumen
   Test = F.addSite(SiteKind::Test, anchorOf(S), At, "<test>");
   mapMacroBranches(S, Test, F);
   F.countProbe();
-  std::string Probe = "sleuth_test(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
-  std::string Discard = F.isCxx() ? "static_cast<void>(" : "(void)(";
-  return F.defer([&F, Test, Discard] { return F.testEffects(Test).empty() ? Discard : "if ("; }) +
-         Probe + F.defer([&F, Test] {
-           std::string Effects = F.testEffects(Test);
-           return Effects.empty() ? ");" : ") { " + Effects + "; }";
-         });
+  return testStatement("sleuth_test", Test, F);
 }
 
 // The value of a macro's invocation that may return from inside (`TRY(f(x))` in
@@ -321,16 +329,9 @@ static void valueTest(const Expr *Value, CharSourceRange R, FunctionInstrumenter
   F.pushReads(Value);
   F.countProbe();
   std::string Name = "__sleuth_mv" + std::to_string(Test);
-  std::string Probe =
-      "sleuth_test_keep(" + F.Ctx.unitAndSite(Test) + ", " + F.control(Test) + ", 1)";
-  F.Ctx.wrap(
-      R, "__extension__ ({ " + std::string(F.isCxx() ? "auto " : "__auto_type ") + Name + " = ",
-      "; " + F.defer([&F, Test] { return F.testEffects(Test).empty() ? "(void)(" : "if ("; }) +
-          Probe + F.defer([&F, Test] {
-            std::string Effects = F.testEffects(Test);
-            return Effects.empty() ? ");" : ") { " + Effects + "; }";
-          }) +
-          " " + Name + "; })");
+  F.Ctx.wrap(R,
+             "__extension__ ({ " + std::string(F.isCxx() ? "auto " : "__auto_type ") + Name + " = ",
+             "; " + testStatement("sleuth_test_keep", Test, F) + " " + Name + "; })");
 }
 
 // The statement that names the frame's return node while it runs: 1 + the node (0: none), the
