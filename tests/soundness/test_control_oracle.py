@@ -56,6 +56,20 @@ def trace(function, labels, frame=1000):
     return [(function, label, frame) for label in labels]
 
 
+def short_circuit_condition(name):
+    """A program whose function `name` tests `if (a && b)` at lines 2 (a, a part of the test)
+    and 2 (b), under a test at line 1."""
+    p = Program()
+    p.function(name, {
+        "entry": {"succs": ["lhs", "end"], "branch_line": 1, "lines": [1]},
+        "lhs": {"succs": ["rhs", "end"], "branch_line": 2, "branch_kind": "part", "lines": [2]},
+        "rhs": {"succs": ["then", "end"], "branch_line": 2, "lines": [2]},
+        "then": {"succs": ["end"], "lines": [3]},
+        "end": {"lines": [4]},
+    })
+    return p
+
+
 class PostDominance(unittest.TestCase):
     def test_if_else_join(self):
         p = Program()
@@ -263,15 +277,7 @@ class DynamicControl(unittest.TestCase):
         self.assertEqual((mismatches, skipped), ([], [3]))
 
     def test_short_circuit_condition_is_one_test(self):
-        p = Program()
-        p.function("f", {
-            "entry": {"succs": ["lhs", "end"], "branch_line": 1, "lines": [1]},
-            "lhs": {"succs": ["rhs", "end"], "branch_line": 2, "branch_kind": "part",
-                    "lines": [2]},
-            "rhs": {"succs": ["then", "end"], "branch_line": 2, "lines": [2]},
-            "then": {"succs": ["end"], "lines": [3]},
-            "end": {"lines": [4]},
-        })
+        p = short_circuit_condition("f")
         parents, _ = p.run(trace("f", ["entry", "lhs", "rhs", "then", "end"]))
         self.assertEqual(parents[2], {"test:1"})  # `b` of `if (a && b)` too
         self.assertEqual(parents[3], {"test:2"})
@@ -280,15 +286,7 @@ class DynamicControl(unittest.TestCase):
     def test_a_call_in_the_rest_of_a_condition_runs_under_its_first_part(self):
         # `if (round != 1 && check(round))`: check runs only if `round != 1` held; the rest of
         # the condition's own lines keep the test's parent.
-        p = Program()
-        p.function("main", {
-            "entry": {"succs": ["lhs", "end"], "branch_line": 1, "lines": [1]},
-            "lhs": {"succs": ["rhs", "end"], "branch_line": 2, "branch_kind": "part",
-                    "lines": [2]},
-            "rhs": {"succs": ["then", "end"], "branch_line": 2, "lines": [2]},
-            "then": {"succs": ["end"], "lines": [3]},
-            "end": {"lines": [4]},
-        })
+        p = short_circuit_condition("main")
         p.function("check", {"entry": {"lines": [20]}})
         parents, anomalies = p.run(trace("main", ["entry", "lhs", "rhs"]) +
                                    [("check", "entry", 900), ("return", 900)] +
