@@ -57,8 +57,8 @@ def trace(function, labels, frame=1000):
 
 
 def short_circuit_condition(name):
-    """A program whose function `name` tests `if (a && b)` at lines 2 (a, a part of the test)
-    and 2 (b), under a test at line 1."""
+    """A program whose function `name` tests `if (a && b)` on line 2 (`a` a part of the test,
+    `b` the test), under a test on line 1."""
     p = Program()
     p.function(name, {
         "entry": {"succs": ["lhs", "end"], "branch_line": 1, "lines": [1]},
