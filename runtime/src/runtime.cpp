@@ -534,6 +534,9 @@ void sleuth_set_all(sleuth_tu *Tu, unsigned Site, unsigned Ctl, const volatile v
 
 } // extern "C"
 
+extern "C" void *__libc_malloc(size_t);
+extern "C" void __libc_free(void *);
+
 // The containers' elements watched by the thread around library members that may move them
 // (innermost last): where they were, and, if the free hook saw that block go, a copy of their
 // origins. A member that throws leaves its entry behind; the oldest goes when the list is full.
@@ -547,10 +550,23 @@ struct WatchedContents {
 constexpr unsigned MaxWatched = 4;
 __attribute__((tls_model("initial-exec"))) thread_local WatchedContents Watched[MaxWatched];
 __attribute__((tls_model("initial-exec"))) thread_local unsigned NumWatched = 0;
-} // namespace
 
-extern "C" void *__libc_malloc(size_t);
-extern "C" void __libc_free(void *);
+// The origins of the object that a constructor entered through a forwarded call's record built
+// last (sleuth_constructed), since the innermost watch began: malloc'd, its shadow holds them.
+struct ConstructedObject {
+  void *Kept = nullptr;
+  unsigned long Size = 0;
+};
+__attribute__((tls_model("initial-exec"))) thread_local ConstructedObject Constructed;
+
+void forgetConstructed() {
+  if (!Constructed.Kept)
+    return;
+  shadow().forget(reinterpret_cast<uintptr_t>(Constructed.Kept), Constructed.Size, thread().Leaves);
+  __libc_free(Constructed.Kept);
+  Constructed = ConstructedObject{};
+}
+} // namespace
 
 void sleuth::rt::keepWatchedContents(ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache,
                                      uintptr_t Block) {
@@ -575,6 +591,19 @@ void sleuth_watch_contents_at(const volatile void *Data, unsigned long Size, uns
     --NumWatched;
   }
   Watched[NumWatched++] = {reinterpret_cast<uintptr_t>(Data), Size, At < Size ? At : Size, nullptr};
+  forgetConstructed(); // one of an earlier call's is none of this one's elements
+}
+
+void sleuth_constructed(const void *Object, unsigned long Size) {
+  forgetConstructed();
+  if (Size == 0 || NumWatched == 0)
+    return;
+  Constructed.Kept = __libc_malloc(Size);
+  if (!Constructed.Kept)
+    return;
+  Constructed.Size = Size;
+  shadow().copy(reinterpret_cast<uintptr_t>(Constructed.Kept), reinterpret_cast<uintptr_t>(Object),
+                Size, thread().Leaves);
 }
 
 void sleuth_watch_contents(const volatile void *Data, unsigned long Size) {
@@ -598,6 +627,7 @@ void sleuth_moved_contents(const volatile void *Data, unsigned long Size) {
     shadow().forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
     __libc_free(W.Kept);
   }
+  forgetConstructed();
 }
 
 void sleuth_shifted_contents(sleuth_tu *Tu, unsigned Site, const volatile void *Data,
@@ -622,9 +652,14 @@ void sleuth_shifted_contents(sleuth_tu *Tu, unsigned Site, const volatile void *
     unsigned long Inserted = Size - Old;
     if (Old != At)
       Shadow.copy(To + At + Inserted, From + At, Old - At, T.Leaves);
-    if (Inserted != 0)
+    // One element constructed by the program's code the call forwarded to: its origins, also
+    // if the library built it elsewhere and moved it into place.
+    if (Inserted != 0 && Constructed.Kept && Constructed.Size == Inserted)
+      Shadow.copy(To + At, reinterpret_cast<uintptr_t>(Constructed.Kept), Inserted, T.Leaves);
+    else if (Inserted != 0)
       Shadow.assign(To + At, Inserted, nodeOf(Tu, Site), T.Leaves);
   }
+  forgetConstructed();
   if (W.Kept) {
     Shadow.forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
     __libc_free(W.Kept);
@@ -922,6 +957,8 @@ unsigned sleuth_enter(sleuth_tu *Tu, unsigned Func, unsigned Key, const void *Fr
     // The library's call forwarding them still reads them (sleuth_forward).
     if (C.num_pairs != ForwardedPairs)
       T.Pending.resize(std::min(C.reads, End));
+    else if ((C.key & SLEUTH_CONSTRUCTOR_KEY) != 0)
+      sleuth_pending_reads.forwarded_construction = Depth + 1;
     F.call_control = C.ctl;
     F.value_tu = C.value_tu;
     F.value_cache = C.value_cache;

@@ -157,6 +157,32 @@ TEST_F(ForwardingCallTest, AVectorsEmplaceSkipsThePosition) {
   EXPECT_TRUE(marks(Line, Site, 2, "rate")) << Line;
 }
 
+TEST_F(ForwardingCallTest, AConstructorSaysWhatItConstructs) {
+  // The library may build the object elsewhere and move it into place unseen (a vector's
+  // emplace in the middle): the frame names the object, whose origins it keeps if a forwarded
+  // record entered it (also in a template's, which the library may enter for a specialization).
+  // Copies and moves are never a forwarded call's callee.
+  std::string Text = rewrite("forwarding.cpp",
+                             "struct Entry {\n"
+                             "  Entry(long a, int d) : due(a * d) {}\n"
+                             "  Entry(const Entry &o) : due(o.due) {}\n"
+                             "  long due;\n"
+                             "};\n"
+                             "template <class T> struct Box {\n"
+                             "  Box(T v) : value(v) {}\n"
+                             "  T value;\n"
+                             "};\n"
+                             "long f(long a) { Entry e(a, 2); Entry c(e); Box<long> b(a);\n"
+                             "  return c.due + b.value; }\n",
+                             {"-std=c++20"});
+  EXPECT_NE(lineWith(Text, "Entry(long a").find(".constructs(this, sizeof(*this));"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(lineWith(Text, "Entry(const Entry").find(".constructs("), std::string::npos) << Text;
+  EXPECT_NE(lineWith(Text, "Box(T v)").find(".constructs(this, sizeof(*this));"), std::string::npos)
+      << Text;
+}
+
 TEST_F(ForwardingCallTest, VisitMarksTheVariantForTheVisitor) {
   // The visitor's operator() takes the variant's alternative: parameter 1 reads the variant.
   std::string Line = rewrittenLine("#include <variant>\n"

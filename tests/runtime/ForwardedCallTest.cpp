@@ -24,11 +24,12 @@ namespace {
 /// A unit of three functions (0: the caller, 1: the constructor the library enters with the
 /// arguments, 2: a comparison it enters first) and their sites.
 struct Unit {
-  enum : unsigned { Opening, Call, Param, CompareRet, Count };
+  enum : unsigned { Opening, Call, Param, CompareRet, Member, Count };
   std::vector<sleuth_site> Sites{{SLEUTH_SITE_VAR, 0, 2, 1, 0, 0, 0, "opening"},
                                  {SLEUTH_SITE_CALL, 0, 3, 1, 0, 0, 0, "<call>"},
                                  {SLEUTH_SITE_PARAM, 0, 1, 1, 1, 0, 0, "o"},
-                                 {SLEUTH_SITE_RET, 0, 5, 1, 2, 0, 0, "<return>"}};
+                                 {SLEUTH_SITE_RET, 0, 5, 1, 2, 0, 0, "<return>"},
+                                 {SLEUTH_SITE_VAR, 0, 1, 20, 1, 0, 0, "balance_"}};
   std::vector<sleuth_func> Funcs{{2, 3, "main"}, {1, 1, "Account::Account"}, {5, 5, "operator<"}};
   std::vector<sleuth_site_state> States = std::vector<sleuth_site_state>(Count);
   std::vector<sleuth_func_state> FuncStates = std::vector<sleuth_func_state>(3);
@@ -55,6 +56,38 @@ std::vector<unsigned> argumentOrigins(unsigned Position) {
 }
 
 void inChild(const char *(*Scenario)(Unit &)) { sleuth::test::inChild<Unit>(Scenario); }
+
+/// The origin of the long at Address (its shadow's, read as a probe reads it).
+unsigned originOf(const long &Address) {
+  sleuth_get(&Address, sizeof(long));
+  sleuth::rt::ThreadState &T = sleuth::rt::threadState();
+  unsigned Origin = T.Pending.size() != 0 ? T.Pending[T.Pending.size() - 1] : ~0u;
+  sleuth_discard();
+  return Origin;
+}
+
+/// `v.emplace(v.begin() + 1, opening)` on v = {e0, e1} with room for three, as libstdc++ runs it:
+/// the program's constructor (entered through a record made by `Record`) builds a temporary,
+/// then the library shifts e1 and move-assigns the temporary into v[1], unseen. The origin
+/// of v[1] after the call.
+unsigned insertedElementOrigin(Unit &U, void (*Record)(Unit &)) {
+  long V[3] = {1, 2, 0};
+  sleuth_set(&U.Tu, Unit::Opening, 0, &V[0], 2 * sizeof(long));
+  Record(U);
+  sleuth_watch_contents_at(V, 2 * sizeof(long), sizeof(long));
+  long Temporary = 0;
+  {
+    sleuth::Frame Constructor(&U.Tu, 1, Unit::ConstructorKey);
+    Constructor.constructs(&Temporary, sizeof Temporary);
+    Temporary = 7;
+    sleuth_set(&U.Tu, Unit::Member, 0, &Temporary, sizeof Temporary);
+  }
+  V[2] = V[1];
+  V[1] = Temporary;
+  sleuth_set(&U.Tu, Unit::Call, 0, &U.Value, sizeof U.Value); // the container's write
+  sleuth_shifted_contents(&U.Tu, Unit::Call, V, 3 * sizeof(long));
+  return originOf(V[1]);
+}
 
 TEST(ForwardedCallTest, AnEntryBeforeTheCalleeEndsTheArgumentsMarks) {
   inChild([](Unit &U) -> const char * {
@@ -98,6 +131,34 @@ TEST(ForwardedCallTest, AThreadsArgumentsGoToTheNewThreadsEntry) {
         Failure = "the new thread's entry gives the parameter opening's origin";
     }).join();
     return Failure;
+  });
+}
+
+TEST(ForwardedCallTest, AnElementBuiltByAForwardedConstructorKeepsItsWrites) {
+  inChild([](Unit &U) -> const char * {
+    sleuth::Frame Main(&U.Tu, 0, Unit::MainKey);
+    unsigned Origin = insertedElementOrigin(U, [](Unit &U) {
+      sleuth_forward(&U.Tu, Unit::Call, 0, Unit::ConstructorKey);
+      sleuth_arg(&U.Tu, Unit::Call, 1);
+      U.readOpening();
+    });
+    if (Origin != U.node(Unit::Member))
+      return "the inserted element's origin is the constructor's write, not the call's";
+    return "";
+  });
+}
+
+TEST(ForwardedCallTest, AnElementTheCallBuiltItselfIsTheCallsWrite) {
+  inChild([](Unit &U) -> const char * {
+    sleuth::Frame Main(&U.Tu, 0, Unit::MainKey);
+    // `v.insert(v.begin() + 1, Account(opening))`: the program called the constructor itself.
+    unsigned Origin = insertedElementOrigin(U, [](Unit &U) {
+      sleuth_call(&U.Tu, Unit::Call, 0, Unit::ConstructorKey);
+      U.readOpening();
+    });
+    if (Origin != U.node(Unit::Call))
+      return "the inserted element's origin is the call's write";
+    return "";
   });
 }
 

@@ -166,6 +166,11 @@ bool FrameProbe::instrumentEntry(FunctionInstrumenter &F) {
     Entry += " sleuth::Frame " + F.frame() + "(&" + F.Ctx.UnitName + ", " + Func + ", " + Key +
              Entered + "); " + F.localType("unsigned ") + CallControl + " = " + F.frame() +
              ".control();";
+    // What a constructor builds, for the library call that may have forwarded to it and moves
+    // the object into place unseen (sleuth::Frame::constructs).
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F.Function);
+        Ctor && !Ctor->isCopyOrMoveConstructor())
+      Entry += " " + F.frame() + ".constructs(this, sizeof(*this));";
     if (!Quiet.empty())
       Entry += " " + F.localType("unsigned ") + F.quietControl() + " = " + Quiet + ";";
     Entry += F.controlDeclarations(/*CallControls=*/false);

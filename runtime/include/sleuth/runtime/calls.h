@@ -618,6 +618,11 @@ SLEUTH_PROBE void sleuth_va_arg(const void *key);
  * and writes. */
 SLEUTH_PROBE void sleuth_forward(struct sleuth_tu *tu, unsigned site, unsigned ctl,
                                  unsigned callee_key);
+/* A constructor entered through such a record has built the `size` bytes at `object`: the
+ * origins of what it wrote there are kept for the library call's element that the object
+ * becomes (sleuth_shifted_contents), which the library may fill by copying a temporary
+ * (libstdc++'s `v.emplace(it, a, b)` in the middle of a vector move-assigns one, unseen). */
+SLEUTH_PROBE void sleuth_constructed(const void *object, unsigned long size);
 /* After a signal the program sent itself (`raise(sig)`: sleuth_forward with any callee, which
  * the handler's entry takes): the record, if no handler took it (the signal ignored, its
  * handler not instrumented), goes, lest an entry with no record of its own (a callback) take

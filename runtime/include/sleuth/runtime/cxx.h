@@ -56,6 +56,18 @@ public:
       sleuth_ret(Tu, HiddenSite - 1, HiddenControl, SLEUTH_NULL);
     else
       sleuth_leave(SLEUTH_NULL);
+    if (Constructed)
+      sleuth_constructed(Constructed, ConstructedSize);
+  }
+  /* In a constructor of the program's, right after the frame: the object it constructs, kept
+   * (for sleuth_constructed) if a forwarded call's record entered it. */
+  void constructs(const void *Object, unsigned long Size) {
+    sleuth_reads &R = sleuth_pending_reads;
+    if (R.forwarded_construction != 0 && R.forwarded_construction == R.num_frames) {
+      R.forwarded_construction = 0;
+      Constructed = Object;
+      ConstructedSize = Size;
+    }
   }
   /* Around a statement that invokes a macro with a `return` inside, which no probe can reach:
    * the return node made for the statement (Site + 1; 0 after it), which the destructor
@@ -91,6 +103,8 @@ private:
   unsigned HiddenSite = 0;
   unsigned HiddenControl = 0;
   unsigned HiddenTest = 0;
+  const void *Constructed = SLEUTH_NULL;
+  unsigned long ConstructedSize = 0;
 };
 
 /* The callable of `std::thread t(f, a, b)`, in the place of f (thread_start): the new thread

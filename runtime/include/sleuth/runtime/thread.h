@@ -88,6 +88,10 @@ struct sleuth_reads {
    * shadow memory's chunks of split records (see sleuth_record_byte). */
   unsigned long *edges;
   unsigned **split_chunks;
+  /* num_frames once a constructor of the program's was entered through a forwarded call's
+   * record (sleuth_forward: `v.emplace(it, a, b)`), until its frame says what it constructs
+   * (sleuth::Frame::constructs); 0: none. */
+  unsigned forwarded_construction;
 };
 extern __thread struct sleuth_reads sleuth_pending_reads __attribute__((tls_model("initial-exec")));
 
