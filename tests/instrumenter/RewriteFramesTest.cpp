@@ -257,3 +257,23 @@ TEST_F(RewriteTest, FunctionsLeftAsTheyWereAreCountedByReason) {
   InlineOnly[unsigned(SkipReason::CInlineDefinition)] = 1;
   EXPECT_EQ(LastSkipped, InlineOnly) << describeSkipCounts(LastSkipped);
 }
+
+// `return x;` of a class-type object is recorded before the statement, by the object's name: a
+// local's own, anything else's as written, which its unqualified name may not reach
+// (`return ::std::cerr;` in a function of a namespace that has its own `cerr`, or none).
+TEST_F(RewriteTest, AReturnedObjectIsNamedAsWrittenUnlessItIsALocal) {
+  std::string Text = rewrite("r.cpp",
+                             "#include <iostream>\n"
+                             "struct Log {\n"
+                             "  std::ostream &stream() { return ::std::cerr; }\n"
+                             "};\n"
+                             "std::string copy(std::string s) { return s; }\n",
+                             {"-std=c++20"});
+  EXPECT_NE(lineWith(Text, "stream()")
+                .find("__builtin_addressof(::std::cerr), "
+                      "sizeof(::std::cerr));"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(lineWith(Text, "copy(").find("__builtin_addressof(s), sizeof(s));"), std::string::npos)
+      << Text;
+}

@@ -250,3 +250,19 @@ TEST_F(RewriteTest, ReadsAreCheckedAgainstTheNodeThatConsumesThem) {
             std::string::npos)
       << Text;
 }
+
+// A conditional whose operands are lvalues of different types (`char *const` and
+// `const char *const`) is an lvalue for Clang, which converts the first's qualifiers, and a
+// value for GCC, where sleuth::rdc(T &) around it does not compile: each operand is read.
+TEST_F(RewriteTest, AConditionalOfLvaluesOfTwoTypesReadsEachOperand) {
+  std::string Text = rewrite("c.cpp",
+                             "int f(int n, char *const a) {\n"
+                             "  const char *const b = \"b\";\n"
+                             "  const char *s(n == 1 ? a : b);\n"
+                             "  return s[0];\n"
+                             "}\n",
+                             {"-std=c++20"});
+  EXPECT_TRUE(std::regex_search(Text, std::regex("n\\) == 1 \\? sleuth::rdc\\([^?]*, a\\) : "
+                                                 "sleuth::rdc\\([^?]*, b\\)\\)")))
+      << Text;
+}

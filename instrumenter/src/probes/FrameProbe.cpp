@@ -519,10 +519,18 @@ bool FrameProbe::instrument(const ReturnStmt *Return, FunctionInstrumenter &F) {
         Ref && isa<VarDecl>(Ref->getDecl()) &&
         (Ref->getType()->isRecordType() || Ref->isTypeDependent()) &&
         !Ref->containsUnexpandedParameterPack()) {
-      std::string Name = Ref->getDecl()->getNameAsString();
-      Prefix += "sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
-                std::to_string(Site) + "u, __builtin_addressof(" + Name + "), sizeof(" + Name +
-                ")); ";
+      // A local by its name; anything else as written (`return ::std::cerr;`), which its
+      // unqualified name may not reach.
+      const auto *Var = cast<VarDecl>(Ref->getDecl());
+      std::string Name;
+      if (Var->isLocalVarDeclOrParm() && !Ref->hasQualifier())
+        Name = Var->getNameAsString();
+      else if (F.Ctx.inFile(Ref))
+        Name = F.Ctx.text(Ref);
+      if (!Name.empty())
+        Prefix += "sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+                  std::to_string(Site) + "u, __builtin_addressof(" + Name + "), sizeof(" + Name +
+                  ")); ";
     }
     F.Ctx.wrap(Whole, Prefix, " }");
     return true;

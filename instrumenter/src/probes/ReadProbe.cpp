@@ -38,6 +38,36 @@ FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {
   return {"sleuth::rd(", ")", "sleuth::rdc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, ", ")"};
 }
 
+// A conditional lvalue whose operands differ in type (`c ? a : b` of a `char *const` and a
+// `const char *const`) is one for Clang, which converts the first operand's qualifiers, and a
+// value for GCC, which sleuth::rdc(T &) cannot take: each operand is read instead.
+static bool isMixedConditional(const Expr *L) {
+  const auto *C = dyn_cast<ConditionalOperator>(L->IgnoreParens());
+  if (!C || C->isInstantiationDependent())
+    return false;
+  QualType True = C->getTrueExpr()->IgnoreImpCasts()->getType().getCanonicalType();
+  QualType False = C->getFalseExpr()->IgnoreImpCasts()->getType().getCanonicalType();
+  return True != False;
+}
+
+// The reads of operand E of such a conditional.
+static void readOperands(const Expr *E, FunctionInstrumenter &F) {
+  if (isMixedConditional(E)) {
+    const auto *C = cast<ConditionalOperator>(E->IgnoreParens());
+    readOperands(C->getTrueExpr()->IgnoreImpCasts(), F);
+    readOperands(C->getFalseExpr()->IgnoreImpCasts(), F);
+    return;
+  }
+  if (!E->isLValue() || !hasAddress(E) || isFreshObject(E) || isConstantUse(E) ||
+      E->getType()->isAtomicType() || E->containsUnexpandedParameterPack())
+    return;
+  CharSourceRange R = F.Ctx.fileRange(E);
+  if (R.isInvalid())
+    return;
+  F.addRead(R, ReadProbe::cxxRead(F));
+  F.countProbe();
+}
+
 bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F) {
   const Expr *L = Cast->getSubExpr();
   QualType T = L->getType();
@@ -73,6 +103,10 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
     return false;
   }
   std::string Text = F.Ctx.text(R);
+  if (F.isCxx() && isMixedConditional(L)) {
+    readOperands(L, F);
+    return true;
+  }
   if (F.isCxx()) {
     F.addRead(R, cxxRead(F));
   } else if (isRepeatable(L, F.Ctx.Ast)) {
