@@ -301,6 +301,11 @@ bool isRepeatable(const Expr *E, ASTContext &Ast) {
          !E->getType().isVolatileQualified() && !createsCompoundLiteral(E);
 }
 
+bool isLibraryDeclaration(const Decl *D, const SourceManager &SM) {
+  return D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+         SM.isInSystemHeader(SM.getFileLoc(D->getLocation()));
+}
+
 bool hasAddress(const Expr *LValue) {
   const Expr *E = LValue->IgnoreParens();
   if (E->refersToBitField())

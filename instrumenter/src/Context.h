@@ -19,6 +19,7 @@
 namespace sleuth::instrumenter {
 
 class Instantiations;
+class ProgramOperators;
 
 /// An `assert(ARG)` invocation spelled in the main file (recorded by the preprocessor).
 struct AssertInvocation {
@@ -98,6 +99,9 @@ public:
   /// The instantiations of the unit's templates, indexed when a probe first asks for them
   /// (Instantiations::of).
   std::shared_ptr<Instantiations> TemplateInstantiations;
+  /// The classes whose comparison operators are the program's, indexed when a probe first asks
+  /// (ProgramOperators::of).
+  std::shared_ptr<ProgramOperators> ComparisonOperators;
 
   bool isC() const { return !Ast.getLangOpts().CPlusPlus; }
 
@@ -171,6 +175,9 @@ public:
 
 /// True if E has no side effects and no calls, so its text may be evaluated again.
 bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
+/// True if D (not the translation unit) is declared in a system header: the library's, whose
+/// declarations an index of the program's code skips.
+bool isLibraryDeclaration(const clang::Decl *D, const clang::SourceManager &SM);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
 /// Whether LValue is (part of) an object that the expression itself creates: a compound literal,

@@ -676,6 +676,7 @@ void FunctionInstrumenter::visit(const Stmt *S) {
       std::optional<ForwardingCallProbe::Record> Thread =
           ForwardingCallProbe::markThreadArguments(C, *this);
       LibraryCallProbe::instrumentConstruction(C, *this);
+      LibraryCallbackProbe::instrumentConstruction(C, *this);
       if (Thread)
         ForwardingCallProbe::recordThread(*Thread, *this);
     }

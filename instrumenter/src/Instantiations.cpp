@@ -22,8 +22,7 @@ public:
 
   // The library's own templates are no pattern the rewriter sees.
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+    if (isLibraryDeclaration(D, SM))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }

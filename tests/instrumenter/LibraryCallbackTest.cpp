@@ -33,10 +33,13 @@ protected:
                     Marker);
   }
   /// The same for a C++ program's.
-  std::string rewrittenCxxLine(const std::string &Body, const std::string &Marker) {
+  std::string rewrittenCxxLine(const std::string &Body, const std::string &Marker,
+                               const std::string &Probe = "sleuth_tu") {
     return lineWith(rewrite("callbacks.cpp",
                             "#include <algorithm>\n"
                             "#include <functional>\n"
+                            "#include <map>\n"
+                            "#include <queue>\n"
                             "#include <set>\n"
                             "#include <vector>\n"
                             "struct ByMagnitude {\n"
@@ -53,7 +56,7 @@ protected:
                                 "  return v[0];\n"
                                 "}\n",
                             {"-std=c++20"}),
-                    Marker);
+                    Marker, Probe);
   }
 };
 
@@ -117,6 +120,163 @@ TEST_F(LibraryCallbackTest, CallsWithoutACallableGetNothing) {
   EXPECT_EQ(Line.find("sleuth::LibraryCall("), std::string::npos) << Line;
   Line = rewrittenCxxLine("    twice = [](int x) { return x; };", "twice =");
   EXPECT_EQ(Line.find("sleuth::LibraryCall("), std::string::npos) << Line;
+}
+
+TEST_F(LibraryCallbackTest, AContainerBuiltWithTheProgramsComparatorPassesItsControl) {
+  // Without it the constructor's comparisons entered the comparator with no control. The probe
+  // is a temporary made in an argument (a declaration has no expression to wrap), in a braced
+  // list's first element that means what it meant.
+  const std::string Probe = "((void)sleuth::LibraryCall(";
+  std::string Line =
+      rewrittenCxxLine("    std::set<int, ByMagnitude> made(v.begin(), v.end());", "made(");
+  EXPECT_NE(Line.find("made(" + Probe), std::string::npos) << Line;
+  Line = rewrittenCxxLine("    std::map<int, int, ByMagnitude> m{{argc, 1}, {2, 3}};", "m{");
+  EXPECT_NE(Line.find("m{{" + Probe), std::string::npos) << Line;
+  Line = rewrittenCxxLine("    std::priority_queue<int, std::vector<int>, ByMagnitude> "
+                          "q(ByMagnitude{}, v);",
+                          "q(");
+  EXPECT_NE(Line.find("q(" + Probe), std::string::npos) << Line;
+  // A constant that the list narrows stays a constant: the next element carries the probe.
+  Line = rewrittenCxxLine("    std::set<char, ByMagnitude> c{65, (char)argc};", "c{");
+  EXPECT_NE(Line.find("c{65, " + Probe), std::string::npos) << Line;
+  // A default or copy construction, or one from the comparator alone, compares nothing; a set
+  // ordered by the library's std::less calls no program code.
+  for (auto [Declaration, Marker] : std::vector<std::pair<std::string, std::string>>{
+           {"std::set<int, ByMagnitude> none;", "> none"},
+           {"std::set<int, ByMagnitude> copy(near);", "> copy("},
+           {"std::set<int, ByMagnitude> by(ByMagnitude{});", "> by("},
+           {"std::set<int> plainly(v.begin(), v.end());", "> plainly("}}) {
+    Line = rewrittenCxxLine("    " + Declaration, Marker, "");
+    ASSERT_FALSE(Line.empty()) << Declaration;
+    EXPECT_EQ(Line.find("sleuth::LibraryCall("), std::string::npos) << Line;
+  }
+}
+
+TEST_F(LibraryCallbackTest, TheLibraryComparingAClassWithItsOwnOperatorsPassesItsControl) {
+  // No callable is given: the library calls Point's operator< or operator== of the program's.
+  auto Rewritten = [&](const std::string &Body, const std::string &Marker) {
+    return lineWith(
+        rewrite("operators.cpp",
+                "#include <algorithm>\n"
+                "#include <set>\n"
+                "#include <vector>\n"
+                "struct Point {\n"
+                "  int x;\n"
+                "  bool operator<(const Point &o) const { return x < o.x; }\n"
+                "};\n"
+                "bool operator==(const Point &a, const Point &b) { return a.x == b.x; }\n"
+                "struct Plain { int x; };\n"
+                "int main(int argc, char **) {\n"
+                "  std::vector<Point> v{{3}, {1}};\n"
+                "  std::vector<int> w{3, 1};\n"
+                "  std::vector<Plain> p{{3}, {1}};\n"
+                "  std::set<Point> s;\n"
+                "  bool found = false;\n"
+                "  if (argc > 0) {\n" +
+                    Body +
+                    "\n  }\n"
+                    "  return found;\n"
+                    "}\n",
+                {"-std=c++20"}),
+        Marker);
+  };
+  auto Probes = [](const std::string &Line) {
+    size_t Count = 0;
+    for (size_t At = Line.find("sleuth::LibraryCall("); At != std::string::npos;
+         At = Line.find("sleuth::LibraryCall(", At + 1))
+      ++Count;
+    return Count;
+  };
+  // One probe for std::find: the comparison of the iterator it returns compares no Point.
+  for (auto [Call, Marker] : std::vector<std::pair<std::string, std::string>>{
+           {"std::sort(v.begin(), v.end());", "std::sort("},
+           {"s.insert(v[0]);", "s.insert("},
+           {"bool hit = std::find(v.begin(), v.end(), Point{2}) != v.end();", "hit"},
+           {"bool same = v == v;", "same"}}) {
+    std::string Line = Rewritten("    " + Call, Marker);
+    EXPECT_EQ(Probes(Line), 1u) << Call << ": " << Line;
+  }
+  // Built-in types and a class with no operators of the program's pay nothing.
+  for (auto [Call, Marker] : std::vector<std::pair<std::string, std::string>>{
+           {"std::sort(w.begin(), w.end());", "std::sort("},
+           {"bool same = w == w;", "same"},
+           {"v.push_back(Point{4});", "push_back("},
+           {"bool many = s.size() > 1;", "many"},
+           {"std::reverse(p.begin(), p.end());", "std::reverse("}}) {
+    std::string Line = Rewritten("    " + Call, Marker);
+    ASSERT_FALSE(Line.empty()) << Call;
+    EXPECT_EQ(Probes(Line), 0u) << Call << ": " << Line;
+  }
+}
+
+TEST_F(LibraryCallbackTest, ACallInATemplatePassesItsControlIfAnInstantiationMayCallBack) {
+  // The pattern's callee waits for the instantiation; the unit's instantiations say it is
+  // std::sort with the program's comparator (or with std::less<int>, which calls nothing).
+  auto Rewritten = [&](const std::string &Use) {
+    return rewrite("templates.cpp",
+                   "#include <algorithm>\n"
+                   "#include <functional>\n"
+                   "#include <set>\n"
+                   "#include <vector>\n"
+                   "struct ByMagnitude {\n"
+                   "  bool operator()(int a, int b) const { return a * a < b * b; }\n"
+                   "};\n"
+                   "template <class T, class Less> void sortAll(std::vector<T> &v, Less less) {\n"
+                   "  std::sort(v.begin(), v.end(), less);\n"
+                   "}\n"
+                   "template <class T, class Less> void keep(std::set<T, Less> &s, T x) {\n"
+                   "  s.insert(x);\n"
+                   "}\n"
+                   "int main() {\n"
+                   "  std::vector<int> v{3, -1, 2};\n" +
+                       Use +
+                       "\n  return v[0];\n"
+                       "}\n",
+                   {"-std=c++20"});
+  };
+  std::string Text = Rewritten("  sortAll(v, ByMagnitude{});\n"
+                               "  std::set<int, ByMagnitude> s;\n"
+                               "  keep(s, 4);");
+  EXPECT_NE(lineWith(Text, "std::sort(").find("((void)sleuth::LibraryCall("), std::string::npos)
+      << Text;
+  EXPECT_NE(lineWith(Text, "s.insert(").find("((void)sleuth::LibraryCall("), std::string::npos)
+      << Text;
+  Text = Rewritten("  sortAll(v, std::less<int>{});\n"
+                   "  std::set<int> s;\n"
+                   "  keep(s, 4);");
+  EXPECT_EQ(lineWith(Text, "std::sort(").find("sleuth::LibraryCall("), std::string::npos) << Text;
+  EXPECT_EQ(lineWith(Text, "s.insert(").find("sleuth::LibraryCall("), std::string::npos) << Text;
+}
+
+TEST_F(LibraryCallbackTest, ACallInAHeadersTemplateIsJudgedByWhatItSpellsToo) {
+  // The header cache gives the header's instrumented text to units that instantiate it with
+  // the program's comparator: this unit's std::less<int> alone does not decide.
+  llvm::SmallString<256> Header(Root);
+  llvm::sys::path::append(Header, "sorting.h");
+  std::ofstream(std::string(Header)) << "#include <algorithm>\n"
+                                        "#include <vector>\n"
+                                        "template <class T, class Less>\n"
+                                        "void sortAll(std::vector<T> &v, Less less) {\n"
+                                        "  std::sort(v.begin(), v.end(), less);\n"
+                                        "}\n"
+                                        "template <class T> void reverseAll(std::vector<T> &v) {\n"
+                                        "  std::reverse(v.begin(), v.end());\n"
+                                        "}\n";
+  std::string Text = rewrite("header.cpp",
+                             "#include \"sorting.h\"\n"
+                             "#include <functional>\n"
+                             "int main() {\n"
+                             "  std::vector<int> v{3, -1, 2};\n"
+                             "  sortAll(v, std::less<int>{});\n"
+                             "  reverseAll(v);\n"
+                             "  return v[0];\n"
+                             "}\n",
+                             {"-std=c++20"});
+  EXPECT_NE(lineWith(Text, "std::sort(").find("((void)sleuth::LibraryCall("), std::string::npos)
+      << Text;
+  std::string Reverse = lineWith(Text, "std::reverse(");
+  ASSERT_FALSE(Reverse.empty()) << Text;
+  EXPECT_EQ(Reverse.find("sleuth::LibraryCall("), std::string::npos) << Reverse;
 }
 
 } // namespace

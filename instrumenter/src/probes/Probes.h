@@ -151,6 +151,10 @@ class LibraryCallbackProbe {
 public:
   /// After the other probes of the call, so that it stands outside their edits of it.
   static void instrument(const clang::CallExpr *Call, FunctionInstrumenter &F);
+  /// A library constructor that may call back (`std::set<int, Cmp> s(b, e)`, a std::map from
+  /// an initializer list): the probe is a temporary made in one of its arguments.
+  static void instrumentConstruction(const clang::CXXConstructExpr *Construct,
+                                     FunctionInstrumenter &F);
 };
 
 /// A signal the program sends itself (`raise(sig)`, `kill(getpid(), sig)`,
