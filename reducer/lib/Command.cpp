@@ -5,13 +5,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <spawn.h>
 #include <string>
-#include <thread>
+#include <sys/wait.h>
 #include <vector>
+
+extern char **environ;
 
 namespace sleuth {
 
@@ -41,6 +46,18 @@ options:
   --parse-arg ARG       extra argument for Clang's parser (repeatable)
   --apply-pass PASS[:N] print FILE with instance N (1-based) of PASS applied,
                         or without N the number of instances; no test is run
+  --valid-with COMMAND  a shell command every candidate must also pass (exit 0),
+                        so that a crash on valid code stays valid, e.g.
+                        --valid-with 'g++ -fsyntax-only -std=c++20 bug.cpp'.
+                        It runs with /bin/sh -c in a scratch directory that
+                        holds the candidate under FILE's name (as TEST_SCRIPT
+                        does), so it names the file by FILE's base name. The
+                        original must pass it. Repeatable; the check that
+                        rejects candidates at the least cost runs first
+  --original-runs N     run the test N times on the original before reducing
+                        and stop if it is flaky (default 3; 1 skips the check)
+  --allow-flaky         warn instead of stopping when the test is flaky on the
+                        original
   -v, --verbose         after each pass, print its instances, tests and gain
 )";
 
@@ -52,6 +69,10 @@ TEST_SCRIPT exits 0 (same conventions as 'sleuth reduce').
 options:
   -j, --jobs N          tests to run in parallel (default: number of processors)
   --timeout SECONDS     seconds before a test is killed (default: 300)
+  --original-runs N     run the test N times on the original before reducing
+                        and stop if it is flaky (default 3; 1 skips the check)
+  --allow-flaky         warn instead of stopping when the test is flaky on the
+                        original
 )";
 
 const char *const DDHelp =
@@ -76,10 +97,35 @@ struct Parsed {
   bool ListPasses = false, Help = false;
 };
 
+/// The most runs of the test on the original (`--original-runs`).
+constexpr unsigned MaxOriginalRuns = 100;
+
+/// Whether /bin/sh can parse Command (`sh -n`: read it, run nothing), so that
+/// a stray quote is reported as a usage error rather than as a rejected original.
+bool isShellCommand(const std::string &Command) {
+  posix_spawn_file_actions_t FA;
+  posix_spawn_file_actions_init(&FA);
+  posix_spawn_file_actions_addopen(&FA, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 2, "/dev/null", O_WRONLY, 0);
+  const char *Argv[] = {"/bin/sh", "-n", "-c", Command.c_str(), nullptr};
+  pid_t Pid;
+  int Rc = posix_spawn(&Pid, "/bin/sh", &FA, nullptr, const_cast<char **>(Argv), environ);
+  posix_spawn_file_actions_destroy(&FA);
+  if (Rc != 0)
+    return true; // No shell to ask; running the command will tell.
+  int Status;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(Status) && WEXITSTATUS(Status) == 0;
+}
+
 bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
   P.Session.Command = Command;
-  P.Session.Jobs = std::clamp(std::thread::hardware_concurrency(), 1u, MaxJobs);
+  P.Session.Jobs = std::clamp(processorCount(), 1u, MaxJobs);
   bool Reduce = std::strcmp(Command, "reduce") == 0;
+  // dd tests two given files, it does not reduce one.
+  bool Reduces = std::strcmp(Command, "dd") != 0;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     std::string Value;
@@ -131,6 +177,34 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
         return false;
       }
       P.Session.TimeoutSeconds = Seconds;
+    } else if (Reduces && A == "--original-runs") {
+      if (!Take(S))
+        return false;
+      char *End;
+      unsigned long Runs = std::strtoul(S.c_str(), &End, 10);
+      if (S.empty() || *End || !std::isdigit((unsigned char)S[0]) || Runs < 1 ||
+          Runs > MaxOriginalRuns) {
+        std::fprintf(stderr, "sleuth %s: --original-runs needs a number from 1 to %u, not '%s'\n",
+                     Command, MaxOriginalRuns, S.c_str());
+        return false;
+      }
+      P.Session.OriginalRuns = unsigned(Runs);
+    } else if (Reduces && A == "--allow-flaky") {
+      P.Session.AllowFlaky = true;
+    } else if (Reduce && A == "--valid-with") {
+      if (!Take(S))
+        return false;
+      if (S.find_first_not_of(" \t\n") == std::string::npos) {
+        std::fprintf(stderr, "sleuth reduce: --valid-with needs a shell command, e.g. "
+                             "--valid-with 'gcc -fsyntax-only FILE'\n");
+        return false;
+      }
+      if (!isShellCommand(S)) {
+        std::fprintf(stderr, "sleuth reduce: --valid-with '%s' is not a valid shell command\n",
+                     S.c_str());
+        return false;
+      }
+      P.Session.ValidityCommands.push_back(S);
     } else if (A == "--verbose" || A == "-v") {
       P.Session.Verbose = true;
     } else if (Reduce && A == "--passes") {

@@ -93,6 +93,46 @@ private:
   }
 };
 
+/// Replaces a namespace or `extern "C" { }` block by its contents: deletes
+/// `namespace N {` and the matching `}` together. Deleting either alone leaves
+/// unbalanced braces, which a validity check (`--valid-with`) rejects, so
+/// without this pass a valid reproducer would keep every namespace.
+class UnwrapNamespace : public Transformation {
+public:
+  const char *name() const override { return "unwrap-namespace"; }
+  const char *description() const override {
+    return "replace a namespace or extern \"C\" block by its contents";
+  }
+  Level level() const override { return Declarations; }
+  void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
+    AstHelper H(U);
+    forEachDeclContext(U.AST->getTranslationUnitDecl(), [&](DeclContext *DC) {
+      for (Decl *D : DC->decls()) {
+        SourceLocation RBrace;
+        if (auto *N = dyn_cast<NamespaceDecl>(D))
+          RBrace = N->getRBraceLoc();
+        else if (auto *L = dyn_cast<LinkageSpecDecl>(D); L && L->hasBraces())
+          RBrace = L->getRBraceLoc();
+        else
+          continue;
+        std::optional<Span> S = H.span(D);
+        std::optional<std::size_t> Close = H.offset(RBrace);
+        if (!S || !Close || U.Text.compare(*Close, 1, "}") != 0)
+          continue;
+        std::size_t Open = U.tokenAtOrAfter(S->Begin);
+        while (Open < U.Tokens.size() && U.Tokens[Open].Offset < *Close && U.tokenText(Open) != "{")
+          ++Open;
+        if (Open >= U.Tokens.size() || U.Tokens[Open].Offset >= *Close)
+          continue;
+        Change C;
+        C.Edits.push_back({S->Begin, U.Tokens[Open].Offset + 1 - S->Begin, ""});
+        C.Edits.push_back({*Close, 1, ""});
+        Out.push_back(std::move(C));
+      }
+    });
+  }
+};
+
 /// Deletes a member of a class, struct or union (fields, methods, nested
 /// types, access specifiers, friends).
 class RemoveMember : public Transformation {
@@ -394,6 +434,7 @@ public:
 void addDeclarationTransformations(TransformationList &L) {
   L.push_back(std::make_unique<RemoveUnusedDecl>());
   L.push_back(std::make_unique<RemoveDecl>());
+  L.push_back(std::make_unique<UnwrapNamespace>());
   L.push_back(std::make_unique<RemoveMember>());
   L.push_back(std::make_unique<EmptyFunctionBody>());
   L.push_back(std::make_unique<FunctionBodyToDecl>());

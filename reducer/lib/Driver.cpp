@@ -80,6 +80,7 @@ static RunnerOptions runnerOptions(const SessionOptions &O) {
   R.FileName = fs::path(O.File).filename().string();
   R.Jobs = O.Jobs;
   R.TimeoutSeconds = O.TimeoutSeconds;
+  R.ValidityCommands = O.ValidityCommands;
   return R;
 }
 
@@ -170,11 +171,18 @@ int Session::start() {
   RunResult R = Runner.run(Original);
   if (R.Interrupted)
     return ExitInterrupted;
-  if (!R.interesting()) {
+  if (!R.interesting() && R.Check == 0) {
     note("the test script " + describeExit(R, Opts.TimeoutSeconds) +
          " on the original file; nothing to reduce");
     return ExitBadInput;
   }
+  if (!R.interesting()) {
+    note(describeCheck(R.Check) + " " + describeExit(R, Opts.TimeoutSeconds) +
+         " on the original file; it must accept the original");
+    return ExitBadInput;
+  }
+  if (int RC = checkNotFlaky())
+    return RC;
   std::string Orig = Opts.File + ".orig";
   if (fs::exists(Orig)) {
     note("keeping the existing '" + Orig + "'");
@@ -182,6 +190,41 @@ int Session::start() {
     note("cannot write '" + Orig + "'; not reducing without a backup");
     return ExitBadInput;
   }
+  return ExitOk;
+}
+
+std::string Session::describeCheck(std::size_t Check) const {
+  if (Check == 0)
+    return "the test script";
+  return "the validity command '" + Opts.ValidityCommands[Check - 1] + "'";
+}
+
+int Session::checkNotFlaky() {
+  if (Opts.OriginalRuns < 2)
+    return ExitOk;
+  // In parallel, as the reduction will run it: a test that only fails under
+  // load (a timeout too tight) shows up here too.
+  std::vector<RunResult> Again = Runner.repeat(Original, 0, Opts.OriginalRuns - 1);
+  if (!Again.empty() && Again.back().Interrupted)
+    return ExitInterrupted;
+  std::size_t Passed = 1; // The first run, which start() has seen pass.
+  const RunResult *Failed = nullptr;
+  for (const RunResult &R : Again) {
+    if (R.interesting())
+      ++Passed;
+    else if (!Failed)
+      Failed = &R;
+  }
+  if (!Failed)
+    return ExitOk;
+  std::string Message = "the test is flaky on the original: passed " + std::to_string(Passed) +
+                        " of " + std::to_string(Opts.OriginalRuns) + " runs (a failing run " +
+                        describeExit(*Failed, Opts.TimeoutSeconds) + ")";
+  if (!Opts.AllowFlaky) {
+    note(Message + "; make it deterministic, or reduce anyway with --allow-flaky");
+    return ExitFlaky;
+  }
+  note("warning: " + Message + "; reducing anyway (--allow-flaky)");
   return ExitOk;
 }
 
@@ -208,19 +251,39 @@ int Session::finish() {
     if (R.Interrupted)
       return ExitInterrupted;
     if (!R.interesting()) {
-      note("the test script is flaky: it exited 0 on the result before, "
-           "and now it " +
+      note(describeCheck(R.Check) + " is flaky: it exited 0 on the result before, and now it " +
            describeExit(R, Opts.TimeoutSeconds) + "; '" + Opts.File + "' holds that result, '" +
            Opts.File + ".orig' the original");
       return ExitFlaky;
     }
+  }
+  std::string Validity;
+  if (Runner.checks() > 1) {
+    std::size_t Runs = 0, Rejected = 0;
+    for (std::size_t C = 0; C < Runner.checks(); ++C) {
+      if (C > 0) {
+        Runs += Runner.checkRuns(C);
+        Rejected += Runner.checkRejections(C);
+      }
+      if (Opts.Verbose) {
+        const CheckOrder &O = Runner.order();
+        char Msg[160];
+        std::snprintf(Msg, sizeof Msg,
+                      ": %zu runs, mean %.3f s, %zu rejections; went first on %zu candidates",
+                      Runner.checkRuns(C), O.meanSeconds(C), O.rejections(C), O.scheduledFirst(C));
+        note(describeCheck(C) + Msg);
+      }
+    }
+    Validity = std::string(Runner.checks() > 2 ? "; the validity commands ran "
+                                               : "; the validity command ran ") +
+               withCommas(Runs) + " times and rejected " + withCommas(Rejected) + " candidates";
   }
   char Time[32];
   std::snprintf(Time, sizeof Time, "%.1f", monotonicSeconds() - Started);
   note("done: " + withCommas(OriginalSize.Tokens) + " -> " + withCommas(BestSize.Tokens) +
        " tokens, " + withCommas(OriginalSize.Bytes) + " -> " + withCommas(BestSize.Bytes) +
        " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) + " tests run, " +
-       withCommas(Runner.cacheHits()) + " answered from the cache" +
+       withCommas(Runner.cacheHits()) + " answered from the cache" + Validity +
        (Best == Original ? "; the file is unchanged" : ""));
   return ExitOk;
 }

@@ -18,7 +18,7 @@ enum ExitCode : int {
   ExitOk = 0,
   ExitBadInput = 1, ///< Script or file unusable, original not interesting.
   ExitUsage = 2,
-  ExitFlaky = 3, ///< The result was interesting once and is not now.
+  ExitFlaky = 3, ///< The test gives different verdicts on the same file.
   ExitInterrupted = 130
 };
 
@@ -33,6 +33,13 @@ struct SessionOptions {
   bool CPlusPlus = true;
   bool Verbose = false;
   std::FILE *Log = stderr;
+  /// Shell commands every candidate must also pass (`--valid-with`).
+  std::vector<std::string> ValidityCommands;
+  /// Runs of the test on the original before reducing; a test that is not
+  /// interesting in all of them is flaky (1: no check).
+  unsigned OriginalRuns = 3;
+  /// Reduce even if the test is flaky on the original (after a warning).
+  bool AllowFlaky = false;
 };
 
 /// One reduction of one file: owns the runner, the best result so far and
@@ -71,6 +78,11 @@ public:
 
 private:
   bool writeAtomically(const std::string &Path, const std::string &Text);
+  /// "the test script" or "the validity command 'CMD'", for messages.
+  std::string describeCheck(std::size_t Check) const;
+  /// Runs the test on the original again: ExitOk, or after a message the exit
+  /// code for a flaky test.
+  int checkNotFlaky();
 
   SessionOptions Opts;
   TestRunner Runner;

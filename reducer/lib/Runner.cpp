@@ -3,6 +3,7 @@
 
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sched.h>
 #include <set>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -29,6 +31,15 @@ namespace {
 volatile std::sig_atomic_t StopFlag = 0;
 extern "C" void onStopSignal(int) { StopFlag = 1; }
 } // namespace
+
+unsigned processorCount() {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (sched_getaffinity(0, sizeof Set, &Set) == 0 && CPU_COUNT(&Set) > 0)
+    return unsigned(CPU_COUNT(&Set));
+  // More processors than a cpu_set_t holds, or no affinity support.
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 double monotonicSeconds() {
   using namespace std::chrono;
@@ -52,7 +63,9 @@ bool TestRunner::stopRequested() { return StopFlag != 0; }
 void TestRunner::requestStop() { StopFlag = 1; }
 void TestRunner::clearStop() { StopFlag = 0; }
 
-TestRunner::TestRunner(RunnerOptions O) : Opts(std::move(O)) {
+TestRunner::TestRunner(RunnerOptions O)
+    : Opts(std::move(O)), Cache(1 + Opts.ValidityCommands.size()),
+      Launched(1 + Opts.ValidityCommands.size()), Order(1 + Opts.ValidityCommands.size()) {
   if (Opts.Jobs == 0)
     Opts.Jobs = 1;
 }
@@ -77,9 +90,9 @@ bool TestRunner::prepare(std::string &Err) {
   return true;
 }
 
-bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content) {
-  // A fresh directory per test: files the script leaves behind must not
-  // influence the next candidate.
+bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content, std::size_t Check) {
+  // A fresh directory per test: files the script (or an earlier check of the
+  // same candidate) leaves behind must not influence the next one.
   fs::path Dir = fs::path(Root) / ("job" + std::to_string(SlotNo));
   std::error_code EC;
   fs::remove_all(Dir, EC);
@@ -107,17 +120,54 @@ bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content) {
   posix_spawnattr_setsigdefault(&Attr, &Default);
   posix_spawnattr_setpgroup(&Attr, 0);
   posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-  char *Argv[] = {const_cast<char *>(Opts.Script.c_str()), nullptr};
+  static const char *const Shell = "/bin/sh";
+  char *ScriptArgv[] = {const_cast<char *>(Opts.Script.c_str()), nullptr};
+  char *ShellArgv[] = {
+      const_cast<char *>(Shell), const_cast<char *>("-c"),
+      Check ? const_cast<char *>(Opts.ValidityCommands[Check - 1].c_str()) : nullptr, nullptr};
   pid_t Pid;
-  int Rc = posix_spawn(&Pid, Opts.Script.c_str(), &FA, &Attr, Argv, environ);
+  int Rc = Check ? posix_spawn(&Pid, Shell, &FA, &Attr, ShellArgv, environ)
+                 : posix_spawn(&Pid, Opts.Script.c_str(), &FA, &Attr, ScriptArgv, environ);
   posix_spawn_file_actions_destroy(&FA);
   posix_spawnattr_destroy(&Attr);
   if (Rc != 0)
     return false;
   S.Pid = Pid;
+  S.Check = Check;
   S.Started = monotonicSeconds();
-  ++TestsRun;
+  ++Launched[Check];
   return true;
+}
+
+bool TestRunner::launchChecks(Slot &S, unsigned SlotNo, const std::string &Content,
+                              std::vector<std::size_t> Checks, RunResult &Failed) {
+  S.RanFirst = Checks.size() == checks();
+  Checks = Order.arrange(std::move(Checks));
+  S.Then.assign(Checks.begin() + 1, Checks.end());
+  if (launch(S, SlotNo, Content, Checks.front()))
+    return true;
+  Failed = RunResult();
+  Failed.ExitCode = 127;
+  Failed.Check = Checks.front();
+  return false;
+}
+
+std::optional<RunResult> TestRunner::cached(std::uint64_t Hash,
+                                            std::vector<std::size_t> &ToRun) const {
+  ToRun.clear();
+  for (std::size_t C = 0; C < Cache.size(); ++C) {
+    auto Hit = Cache[C].find(Hash);
+    if (Hit == Cache[C].end())
+      ToRun.push_back(C);
+    else if (!Hit->second.interesting())
+      return Hit->second; // One rejection settles it.
+  }
+  if (!ToRun.empty())
+    return std::nullopt;
+  RunResult Passed;
+  Passed.ExitCode = 0;
+  Passed.Check = Cache.size() - 1;
+  return Passed;
 }
 
 void TestRunner::kill(Slot &S) {
@@ -140,6 +190,8 @@ std::optional<RunResult> TestRunner::poll(Slot &S) {
     S.Pid = -1;
     RunResult Res;
     Res.ExitCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+    Res.Check = S.Check;
+    Order.record(S.Check, monotonicSeconds() - S.Started, !Res.interesting(), S.RanFirst);
     return Res;
   }
   if (monotonicSeconds() - S.Started > Opts.TimeoutSeconds) {
@@ -147,6 +199,8 @@ std::optional<RunResult> TestRunner::poll(Slot &S) {
     ++Timeouts;
     RunResult Res;
     Res.TimedOut = true;
+    Res.Check = S.Check;
+    Order.record(S.Check, Opts.TimeoutSeconds, true, S.RanFirst);
     return Res;
   }
   return std::nullopt;
@@ -168,7 +222,8 @@ RunResult TestRunner::run(const std::string &Content, bool UseCache) {
                      std::nullopt};
   };
   if (!UseCache)
-    Cache.erase(contentHash(Content));
+    for (auto &CheckCache : Cache)
+      CheckCache.erase(contentHash(Content));
   firstMatch(Next);
   if (!Saved)
     Out.Interrupted = true;
@@ -231,41 +286,95 @@ TestRunner::firstMatch(const std::function<std::optional<Candidate>(std::size_t)
           Results.emplace(Index, *Known);
           continue;
         }
-        auto Hit = Cache.find(H);
-        if (Hit != Cache.end()) {
+        std::vector<std::size_t> ToRun;
+        if (std::optional<RunResult> Hit = cached(H, ToRun)) {
           FromCache.insert(Index);
-          Results.emplace(Index, Hit->second);
+          Results.emplace(Index, *Hit);
           continue;
         }
         Slots[I].Index = Index;
         Slots[I].Hash = H;
-        if (!launch(Slots[I], I, Pending.at(Index).Content)) {
-          RunResult Failed;
-          Failed.ExitCode = 127;
+        RunResult Failed;
+        if (!launchChecks(Slots[I], I, Pending.at(Index).Content, std::move(ToRun), Failed)) {
           Results.emplace(Index, Failed);
           continue;
         }
         break;
       }
     }
-    // Collect finished tests.
-    for (Slot &S : Slots) {
+    // Collect finished checks; a candidate that passes one goes on to the
+    // next in the same slot.
+    for (unsigned I = 0; I < Slots.size(); ++I) {
+      Slot &S = Slots[I];
       if (S.Pid <= 0)
         continue;
-      if (std::optional<RunResult> R = poll(S)) {
-        Cache[S.Hash] = *R;
-        Results.emplace(S.Index, *R);
-        Progress = true;
+      std::optional<RunResult> R = poll(S);
+      if (!R)
+        continue;
+      Progress = true;
+      Cache[R->Check][S.Hash] = *R;
+      if (R->interesting() && !S.Then.empty()) {
+        std::size_t Next = S.Then.front();
+        S.Then.erase(S.Then.begin());
+        S.RanFirst = false;
+        if (launch(S, I, Pending.at(S.Index).Content, Next))
+          continue;
+        R->ExitCode = 127;
+        R->Check = Next;
       }
+      Results.emplace(S.Index, *R);
     }
-    double Now = monotonicSeconds();
-    if (OnTick && Now - LastTick > 0.1) {
-      LastTick = Now;
-      OnTick();
-    }
-    if (!Progress)
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    tick(Progress);
   }
+}
+
+void TestRunner::tick(bool Progress) {
+  double Now = monotonicSeconds();
+  if (OnTick && Now - LastTick > 0.1) {
+    LastTick = Now;
+    OnTick();
+  }
+  if (!Progress)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
+std::vector<RunResult> TestRunner::repeat(const std::string &Content, std::size_t Check,
+                                          unsigned Times) {
+  std::vector<RunResult> Out;
+  std::vector<Slot> Slots(std::max(1u, std::min(Opts.Jobs, Times)));
+  unsigned Started = 0;
+  while (Out.size() < Times) {
+    if (stopRequested()) {
+      for (Slot &S : Slots)
+        kill(S);
+      RunResult Stopped;
+      Stopped.Interrupted = true;
+      Out.push_back(Stopped);
+      return Out;
+    }
+    bool Progress = false;
+    for (unsigned I = 0; I < Slots.size(); ++I) {
+      Slot &S = Slots[I];
+      if (S.Pid <= 0 && Started < Times) {
+        ++Started;
+        Progress = true;
+        S.RanFirst = false; // The same candidate over and over says nothing about other ones.
+        if (!launch(S, I, Content, Check)) {
+          RunResult Failed;
+          Failed.ExitCode = 127;
+          Failed.Check = Check;
+          Out.push_back(Failed);
+        }
+      }
+      if (S.Pid > 0)
+        if (std::optional<RunResult> R = poll(S)) {
+          Out.push_back(*R);
+          Progress = true;
+        }
+    }
+    tick(Progress);
+  }
+  return Out;
 }
 
 } // namespace sleuth::reducer

@@ -51,6 +51,8 @@ expect 2 "sleuth mutate: " -- "$sleuth" mutate --sample x tiny.c
 expect 2 "sleuth reduce: " -- "$sleuth" reduce --bogus ./t.sh tiny.c
 expect 2 "sleuth reduce: " -- "$sleuth" reduce ./t.sh tiny.c --jobs 0
 expect 2 "sleuth reduce: " -- "$sleuth" reduce ./t.sh somedir
+expect 2 "sleuth reduce: --valid-with needs" -- "$sleuth" reduce ./t.sh tiny.c --valid-with ''
+expect 2 "sleuth reduce: --original-runs needs" -- "$sleuth" reduce ./t.sh tiny.c --original-runs 0
 expect 2 "sleuth ddmin: " -- "$sleuth" ddmin --bogus ./t.sh notes.txt
 expect 2 "sleuth ddmin: " -- "$sleuth" ddmin ./t.sh somedir
 expect 2 "sleuth dd: " -- "$sleuth" dd --bogus ./t.sh notes.txt notes.txt

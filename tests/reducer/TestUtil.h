@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace sleuth::reducer::testing {
@@ -37,5 +38,21 @@ inline std::string readFile(const std::string &Path) {
   SS << In.rdbuf();
   return SS.str();
 }
+
+#ifdef SLEUTH_REDUCE_CLI
+struct CliResult {
+  int Exit;
+  std::string Out, Err;
+};
+
+/// Runs sleuth_reduce_cli with Args (already shell-quoted) in directory D.
+inline CliResult cli(const TempDir &D, const std::string &Args) {
+  std::string Cmd = "cd '" + D.Path + "' && '" SLEUTH_REDUCE_CLI "' " + Args + " >'" +
+                    (D / "stdout") + "' 2>'" + (D / "stderr") + "'";
+  int Status = std::system(Cmd.c_str());
+  return {WIFEXITED(Status) ? WEXITSTATUS(Status) : -1, readFile(D / "stdout"),
+          readFile(D / "stderr")};
+}
+#endif
 
 } // namespace sleuth::reducer::testing

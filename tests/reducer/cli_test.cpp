@@ -16,19 +16,7 @@ using namespace sleuth::reducer::testing;
 
 namespace {
 
-struct Result {
-  int Exit;
-  std::string Out, Err;
-};
-
-/// Runs sleuth_reduce_cli with Args (already shell-quoted) in directory Dir.
-Result cli(const TempDir &D, const std::string &Args) {
-  std::string Cmd = "cd '" + D.Path + "' && '" SLEUTH_REDUCE_CLI "' " + Args + " >'" +
-                    (D / "stdout") + "' 2>'" + (D / "stderr") + "'";
-  int Status = std::system(Cmd.c_str());
-  return {WIFEXITED(Status) ? WEXITSTATUS(Status) : -1, readFile(D / "stdout"),
-          readFile(D / "stderr")};
-}
+using Result = CliResult;
 
 const char *const Program = R"(#include <stddef.h>
 typedef unsigned long size_type;
@@ -203,8 +191,9 @@ TEST(CliTest, FlakyTestIsReported) {
   std::string Counter = D / "count";
   writeFile(D / "t.sh",
             "#!/bin/sh\necho x >> " + Counter + "\n[ $(wc -l < " + Counter + ") -le 2 ]\n", true);
-  // One test at a time: a second, speculative test would be the third run.
-  Result R = cli(D, "ddmin ./t.sh notes.txt --jobs 1");
+  // One test at a time: a second, speculative test would be the third run. One run on the
+  // original: this is the flakiness that shows only after reducing.
+  Result R = cli(D, "ddmin ./t.sh notes.txt --jobs 1 --original-runs 1");
   EXPECT_EQ(R.Exit, 3) << R.Err;
   EXPECT_NE(R.Err.find("flaky"), std::string::npos) << R.Err;
   EXPECT_EQ(readFile(D / "notes.txt.orig"), "a\nb\nc\nd\n");

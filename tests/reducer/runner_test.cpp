@@ -16,7 +16,7 @@ namespace {
 TestRunner makeRunner(const TempDir &D, const std::string &Script, unsigned Jobs = 1,
                       double Timeout = 10) {
   writeFile(D / "test.sh", "#!/bin/sh\n" + Script, true);
-  return TestRunner({D / "test.sh", "prog.c", Jobs, Timeout});
+  return TestRunner({D / "test.sh", "prog.c", Jobs, Timeout, {}});
 }
 
 } // namespace

@@ -150,6 +150,18 @@ TEST(TransformationTest, RemoveDefaultArg) {
             "template <class T> struct S {};");
 }
 
+TEST(TransformationTest, UnwrapNamespace) {
+  EXPECT_EQ(apply("unwrap-namespace", "namespace n { int a; }\nint b = n::a;"),
+            " int a; \nint b = n::a;");
+  EXPECT_EQ(apply("unwrap-namespace", "namespace { struct A {}; }"), " struct A {}; ");
+  // Nested namespaces one at a time, outer first; extern "C" blocks with braces only.
+  EXPECT_EQ(apply("unwrap-namespace", "namespace a { namespace b { int x; } }", 2),
+            "namespace a {  int x;  }");
+  EXPECT_EQ(apply("unwrap-namespace", "extern \"C\" { int f(); }"), " int f(); ");
+  EXPECT_EQ(count("unwrap-namespace", "extern \"C\" int f();"), 0u);
+  EXPECT_EQ(count("unwrap-namespace", "int f();", /*Cxx=*/false), 0u);
+}
+
 TEST(TransformationTest, RemoveBase) {
   EXPECT_EQ(apply("remove-base",
                   "struct A {}; struct B {}; "
