@@ -4,12 +4,16 @@
 # outside the slice of what each program printed perturbed (its first and last execution, a bit
 # flipped and one added), and for precision every write inside it too. Then test programs of
 # the real-world packages (tests/realworld): cJSON's test.c and three of its Unity tests, zlib's
-# example.c, tinyxml2's xmltest, built from the Debian sources that the real-world tests fetch.
+# example.c, tinyxml2's xmltest, and fmtlib's GoogleTest programs (args-test, assert-test,
+# ostream-test, printf-test) with GoogleTest itself instrumented (bench/soundness/fmt-harness.sh,
+# from a copy of Debian's /usr/src/googletest: what GoogleTest prints is then in the slices),
+# built from the Debian sources that the real-world tests fetch.
 # usage: bench/soundness/run.sh [SLEUTH] [WORKDIR]   (C_SEEDS, CXX_SEEDS, MAX_TRIALS,
 #        TIME_LIMIT override the sets of Csmith seeds, the trials per program and side, and the
 #        seconds per program; PARTS="corpus csmith packages control" the parts to run, control
 #        the control-dependence oracle on the corpus and the examples; CACHE where the
-#        package sources are kept, by default the build's realworld-cache)
+#        package sources are kept, by default the build's realworld-cache; FMT_TESTS fmtlib's
+#        test programs, by names of its test/*.cc)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 sleuth=$(realpath "${1:-$root/build/tools/sleuth/sleuth}")
@@ -19,8 +23,10 @@ CXX_SEEDS=${CXX_SEEDS:-"6 17 19 51 65"}
 MAX_TRIALS=${MAX_TRIALS:-400}
 TIME_LIMIT=${TIME_LIMIT:-300}
 PARTS=${PARTS:-"corpus csmith packages control"}
+FMT_TESTS=${FMT_TESTS:-"args-test assert-test ostream-test printf-test"}
 CACHE=${CACHE:-$root/build/realworld-cache}
 mkdir -p "$work"
+work=$(realpath "$work") # the recipes run in directories of their own
 status=0
 
 # The run takes minutes: it uses a copy of the build's sleuth, runtime and runtime headers laid
@@ -75,7 +81,8 @@ if ! (
   set +E
   trap - ERR
   rw_init "$sleuth" "$work/fetch" "$CACHE" >/dev/null
-  for package in cjson zlib tinyxml2; do rw_fetch "$package" >&2; done
+  for package in cjson zlib tinyxml2 fmtlib; do rw_fetch "$package" >&2; done
+  [ -f /usr/src/googletest/CMakeLists.txt ] || rw_apt_install googletest >&2
 ); then
   echo "cannot fetch the packages' sources"
   exit 1
@@ -95,6 +102,19 @@ recipes+=(--recipe "zlib_example=\$CC -O0 -w -D_LARGEFILE64_SOURCE=1 -I$z -o pro
 printf '%s\n' '#!/bin/bash' 'set -o pipefail' '"$(dirname "$0")/xmltest" | grep -v milli-seconds' \
   >"$work/xmltest-filter"
 recipes+=(--recipe "tinyxml2_xmltest=cp -r $tx/resources . && \$CXX -O0 -w -I$tx -o xmltest $tx/tinyxml2.cpp $tx/xmltest.cpp && install -m 755 $work/xmltest-filter program")
+# fmtlib's tests link GoogleTest, GoogleMock, {fmt} and fmt's test harness, built once by the
+# first recipe into fmt-harness (the later ones replay its log, wrapper warnings included).
+# GoogleTest is a copy: under /usr it would be a system file, left uninstrumented.
+fm=$CACHE/src/fmtlib gt=$work/googletest
+rm -rf "$gt" "$work/fmt-harness" && cp -r /usr/src/googletest "$gt"
+harness="bash $root/bench/soundness/fmt-harness.sh $fm $gt $work/fmt-harness"
+for t in $FMT_TESTS; do
+  [ -f "$fm/test/$t.cc" ] || { echo "FMT_TESTS: $fm/test/$t.cc: no such test"; exit 2; }
+  # The program runs the test without timings, which differ between runs.
+  printf '%s\n' '#!/bin/sh' "exec \"\$(dirname \"\$0\")/$t\" --gtest_print_time=0 --gtest_color=no" \
+    >"$work/$t-run"
+  recipes+=(--recipe "fmtlib_${t//-/_}=$harness && \$CXX -O0 -w -pthread -I$fm/include -I$gt/googletest/include -I$gt/googlemock/include -o $t $fm/test/$t.cc \$(cat $work/fmt-harness/objects) && install -m 755 $work/$t-run program")
+done
 "${oracle[@]}" --work "$work/packages" --json "$work/packages.json" "${recipes[@]}" || status=1
 fi
 
