@@ -117,10 +117,12 @@ TEST_F(ExceptionTest, TheCatchControlsTheHandler) {
   EXPECT_EQ(Rows[siteOf(Rows, 10, "r")].Controllers, std::vector<unsigned>{unsigned(Inner)});
   EXPECT_EQ(Rows[siteOf(Rows, 12, "r")].Controllers, std::vector<unsigned>{unsigned(Second)});
   // The statement after the try statement is no handler's.
-  for (const SiteRow &R : Rows)
-    if (R.Line == 15)
-      for (unsigned C : R.Controllers)
-        EXPECT_TRUE(C != unsigned(First) && C != unsigned(Second)) << R.Name;
+  for (const SiteRow &R : Rows) {
+    if (R.Line != 15)
+      continue;
+    for (unsigned C : R.Controllers)
+      EXPECT_TRUE(C != unsigned(First) && C != unsigned(Second)) << R.Name;
+  }
   // The handler begins with its test, controlled by what sleuth_caught returns.
   EXPECT_TRUE(std::regex_search(
       Text, std::regex("catch \\(int e\\) \\{ \\(void\\)\\(?sleuth_test\\(&__sleuth_tu, " +
