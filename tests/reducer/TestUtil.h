@@ -53,6 +53,12 @@ inline CliResult cli(const TempDir &D, const std::string &Args) {
   return {WIFEXITED(Status) ? WEXITSTATUS(Status) : -1, readFile(D / "stdout"),
           readFile(D / "stderr")};
 }
+
+/// The command-line tests' scripted compiler: "crashes" (exit 0) while prog.c divides by a
+/// member access and still declares a struct, a crash on valid code.
+inline const char *const CrashScript = R"(#!/bin/sh
+grep -q '/ *[a-z]*->[a-z.]*y' prog.c && grep -q 'struct' prog.c
+)";
 #endif
 
 } // namespace sleuth::reducer::testing

@@ -33,12 +33,6 @@ int main(void) {
 }
 )";
 
-/// The scripted compiler: "crashes" (exit 0) while the program divides by a
-/// member access and still declares a struct: a crash on valid code.
-const char *const CrashScript = R"(#!/bin/sh
-grep -q '/ *[a-z]*->[a-z.]*y' prog.c && grep -q 'struct' prog.c
-)";
-
 /// The reference compiler's verdict on D/prog.c.
 bool compiles(const TempDir &D) {
   std::string Cmd =

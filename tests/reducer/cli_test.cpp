@@ -45,12 +45,6 @@ int main(void) {
 }
 )";
 
-/// The scripted compiler: "crashes" (exit 0) while the program divides by a
-/// member access and still declares a struct with a field y.
-const char *const CrashScript = R"(#!/bin/sh
-grep -q '/ *[a-z]*->[a-z.]*y' prog.c && grep -q 'struct' prog.c
-)";
-
 } // namespace
 
 TEST(CliTest, ReducesProgramAgainstScriptedCompiler) {
