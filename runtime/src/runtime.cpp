@@ -541,6 +541,24 @@ extern "C" void __libc_free(void *);
 // (innermost last): where they were, and, if the free hook saw that block go, a copy of their
 // origins. A member that throws leaves its entry behind; the oldest goes when the list is full.
 namespace {
+// A copy of the origins of the Size bytes at From in a block of the runtime's own malloc (not
+// the program's: no hook on it, and a free hook may be running), whose shadow holds them; null
+// if there is no memory for it.
+void *keepOrigins(ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache, uintptr_t From,
+                  unsigned long Size) {
+  void *Kept = __libc_malloc(Size);
+  if (Kept)
+    Shadow.copy(reinterpret_cast<uintptr_t>(Kept), From, Size, Cache);
+  return Kept;
+}
+
+// Frees such a copy with its origins.
+void dropOrigins(ShadowMemory &Shadow, ShadowMemory::LeafCache &Cache, void *Kept,
+                 unsigned long Size) {
+  Shadow.forget(reinterpret_cast<uintptr_t>(Kept), Size, Cache);
+  __libc_free(Kept);
+}
+
 struct WatchedContents {
   uintptr_t Data;
   unsigned long Size;
@@ -562,8 +580,7 @@ __attribute__((tls_model("initial-exec"))) thread_local ConstructedObject Constr
 void forgetConstructed() {
   if (!Constructed.Kept)
     return;
-  shadow().forget(reinterpret_cast<uintptr_t>(Constructed.Kept), Constructed.Size, thread().Leaves);
-  __libc_free(Constructed.Kept);
+  dropOrigins(shadow(), thread().Leaves, Constructed.Kept, Constructed.Size);
   Constructed = ConstructedObject{};
 }
 } // namespace
@@ -574,10 +591,7 @@ void sleuth::rt::keepWatchedContents(ShadowMemory &Shadow, ShadowMemory::LeafCac
     WatchedContents &W = Watched[I];
     if (W.Data != Block || W.Kept)
       continue;
-    // The hook's own malloc, not the program's (no hook on malloc; the thread is in one).
-    W.Kept = __libc_malloc(W.Size);
-    if (W.Kept)
-      Shadow.copy(reinterpret_cast<uintptr_t>(W.Kept), Block, W.Size, Cache);
+    W.Kept = keepOrigins(Shadow, Cache, Block, W.Size);
     return;
   }
 }
@@ -598,12 +612,10 @@ void sleuth_constructed(const void *Object, unsigned long Size) {
   forgetConstructed();
   if (Size == 0 || NumWatched == 0)
     return;
-  Constructed.Kept = __libc_malloc(Size);
-  if (!Constructed.Kept)
-    return;
-  Constructed.Size = Size;
-  shadow().copy(reinterpret_cast<uintptr_t>(Constructed.Kept), reinterpret_cast<uintptr_t>(Object),
-                Size, thread().Leaves);
+  Constructed.Kept =
+      keepOrigins(shadow(), thread().Leaves, reinterpret_cast<uintptr_t>(Object), Size);
+  if (Constructed.Kept)
+    Constructed.Size = Size;
 }
 
 void sleuth_watch_contents(const volatile void *Data, unsigned long Size) {
@@ -623,10 +635,8 @@ void sleuth_moved_contents(const volatile void *Data, unsigned long Size) {
     uintptr_t From = W.Kept ? reinterpret_cast<uintptr_t>(W.Kept) : W.Data;
     shadow().copy(To, From, std::min(Size, W.Size), T.Leaves);
   }
-  if (W.Kept) {
-    shadow().forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
-    __libc_free(W.Kept);
-  }
+  if (W.Kept)
+    dropOrigins(shadow(), T.Leaves, W.Kept, W.Size);
   forgetConstructed();
 }
 
@@ -660,10 +670,8 @@ void sleuth_shifted_contents(sleuth_tu *Tu, unsigned Site, const volatile void *
       Shadow.assign(To + At, Inserted, nodeOf(Tu, Site), T.Leaves);
   }
   forgetConstructed();
-  if (W.Kept) {
-    Shadow.forget(reinterpret_cast<uintptr_t>(W.Kept), W.Size, T.Leaves);
-    __libc_free(W.Kept);
-  }
+  if (W.Kept)
+    dropOrigins(Shadow, T.Leaves, W.Kept, W.Size);
 }
 
 void sleuth_copy_origins(void *Dst, const void *Src, unsigned long Size) {

@@ -18,15 +18,8 @@ static bool isInstrumentedConstructor(const CXXConstructorDecl *Ctor, FunctionIn
   return Declared.isValid() && !F.Ctx.SM.isInSystemHeader(Declared);
 }
 
-// True if `(probe, Arg)` means what Arg meant. Not so for a braced list (no expression), a null
-// pointer constant (the comma's value is none), a function name (an overload set the
-// parameter's type picks from), an argument of a list-initialization that is a constant (the
-// comma's value is none: a narrowing conversion of it would be an error), or a pack expansion.
-static bool isWrappable(const Expr *Arg, const CXXConstructExpr *Construct,
-                        FunctionInstrumenter &F) {
-  if (isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) || isa<InitListExpr>(Arg->IgnoreImplicit()))
-    return false;
-  const Expr *Bare = Arg->IgnoreParenImpCasts();
+bool keepsMeaningInComma(const Expr *E, FunctionInstrumenter &F) {
+  const Expr *Bare = E->IgnoreParenImpCasts();
   if (isa<OverloadExpr>(Bare))
     return false;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare); Ref && isa<FunctionDecl>(Ref->getDecl()))
@@ -35,7 +28,17 @@ static bool isWrappable(const Expr *Arg, const CXXConstructExpr *Construct,
       AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
       isa<DeclRefExpr, OverloadExpr>(AddrOf->getSubExpr()->IgnoreParens()))
     return false;
-  if (Arg->isNullPointerConstant(F.Ctx.Ast, Expr::NPC_ValueDependentIsNotNull))
+  return !E->isNullPointerConstant(F.Ctx.Ast, Expr::NPC_ValueDependentIsNotNull);
+}
+
+// True if `(probe, Arg)` means what Arg meant (keepsMeaningInComma), and Arg is no braced list
+// (no expression), no argument of a list-initialization that is a constant (the comma's value
+// is none: a narrowing conversion of it would be an error), and no pack expansion.
+static bool isWrappable(const Expr *Arg, const CXXConstructExpr *Construct,
+                        FunctionInstrumenter &F) {
+  if (isa<CXXDefaultArgExpr, PackExpansionExpr>(Arg) || isa<InitListExpr>(Arg->IgnoreImplicit()))
+    return false;
+  if (!keepsMeaningInComma(Arg, F))
     return false;
   if (Construct->isListInitialization() && Arg->isEvaluatable(F.Ctx.Ast))
     return false;

@@ -121,7 +121,7 @@ static bool comparesIterators(const CallExpr *Call, FunctionInstrumenter &F) {
   return llvm::all_of(Call->arguments(), [&](const Expr *Arg) {
     const CXXRecordDecl *Record = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
     return Record && Record->getIdentifier() && Record->getName().contains("iter") &&
-           F.Ctx.SM.isInSystemHeader(F.Ctx.SM.getFileLoc(Record->getLocation()));
+           isLibraryDeclaration(Record, F.Ctx.SM);
   });
 }
 
@@ -177,10 +177,8 @@ static bool mayCallBackInTemplate(const CallExpr *Call, FunctionInstrumenter &F)
   if (const FunctionDecl *Direct = Call->getDirectCallee(); Direct && !isLibraryFunction(Direct, F))
     return false;
   if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
-    if (llvm::none_of(Lookup->decls(), [&](const NamedDecl *D) {
-          return D->getLocation().isValid() &&
-                 F.Ctx.SM.isInSystemHeader(F.Ctx.SM.getFileLoc(D->getLocation()));
-        }))
+    if (llvm::none_of(Lookup->decls(),
+                      [&](const NamedDecl *D) { return isLibraryDeclaration(D, F.Ctx.SM); }))
       return false;
   auto SpellsCallable = [](const Expr *Arg) {
     QualType T = Arg->getType().getNonReferenceType();
@@ -292,8 +290,8 @@ static bool mayNarrow(const Expr *E, FunctionInstrumenter &F) {
 
 // The first expression spelled in the arguments of a construction, E one of them or of the
 // braced lists among them, that `((void)probe, E)` may stand for: it means what E meant (as
-// ConstructProbe's carriers: no braced list, null pointer constant, function name, array
-// initializer, constant of a narrowing list).
+// ConstructProbe's carriers: keepsMeaningInComma, no braced list, array initializer, constant
+// of a narrowing list).
 static const Expr *carrierIn(const Expr *E, bool InList, FunctionInstrumenter &F,
                              unsigned Depth = 0) {
   if (!E || Depth > 8 ||
@@ -326,16 +324,7 @@ static const Expr *carrierIn(const Expr *E, bool InList, FunctionInstrumenter &F
     }
     return nullptr;
   }
-  const Expr *Inner = Bare->IgnoreParenImpCasts();
-  if (E->getType()->isArrayType() || isa<OverloadExpr>(Inner) ||
-      E->isNullPointerConstant(F.Ctx.Ast, Expr::NPC_ValueDependentIsNotNull) ||
-      (InList && mayNarrow(E, F)))
-    return nullptr;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Inner); Ref && isa<FunctionDecl>(Ref->getDecl()))
-    return nullptr;
-  if (const auto *AddrOf = dyn_cast<UnaryOperator>(Inner);
-      AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
-      isa<DeclRefExpr, OverloadExpr>(AddrOf->getSubExpr()->IgnoreParens()))
+  if (E->getType()->isArrayType() || !keepsMeaningInComma(E, F) || (InList && mayNarrow(E, F)))
     return nullptr;
   return E;
 }

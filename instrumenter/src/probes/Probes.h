@@ -147,6 +147,10 @@ public:
 /// functions of the program's that the library enters meanwhile with no call record of their
 /// own are controlled by what controls the call (sleuth_library_call, and sleuth::LibraryCall in
 /// C++), for every entry until the call returns.
+/// True if `(probe, E)` means what E meant: not so for a null pointer constant (the comma's value
+/// is none), a function's name or address (an overload set the target type picks from).
+bool keepsMeaningInComma(const clang::Expr *E, FunctionInstrumenter &F);
+
 class LibraryCallbackProbe {
 public:
   /// After the other probes of the call, so that it stands outside their edits of it.
