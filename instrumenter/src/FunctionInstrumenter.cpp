@@ -1,5 +1,7 @@
 #include "FunctionInstrumenter.h"
 #include "HotLoops.h"
+#include "InstantiatedGraph.h"
+#include "Instantiations.h"
 
 #include "probes/Probes.h"
 
@@ -15,6 +17,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -760,18 +763,45 @@ void FunctionInstrumenter::controlHandlers(const ParentMap &Parents,
 
 void FunctionInstrumenter::computeControlDependences() {
   Stmt *Body = const_cast<Stmt *>(Function->getBody());
+  // The CFG is the pattern's own, but for a pattern whose range-for over a dependent range
+  // has no loop yet: then it is an instantiation's, its statements paired with the pattern's
+  // by their source (a site whose statement has no pair is loose, as one the CFG lacks).
+  const FunctionDecl *GraphFunction = Function;
+  Stmt *GraphBody = Body;
+  std::optional<StmtCorrespondence> Same;
+  if (StmtCorrespondence::hasDependentRangeFor(Body))
+    if (auto Instances = Instantiations::of(Ctx).instancesOf(Function); !Instances.empty()) {
+      GraphFunction = Instances.front();
+      GraphBody = const_cast<Stmt *>(GraphFunction->getBody());
+      Same.emplace(Body, GraphBody);
+    }
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph = CFG::buildCFG(Function, Body, &Ctx.Ast, Options);
+  std::unique_ptr<CFG> Graph = CFG::buildCFG(GraphFunction, GraphBody, &Ctx.Ast, Options);
   // Without a CFG no site has a controller, also those that do not run on every call: none of
   // them may take the quiet control.
   QuietControls = false;
   if (!Graph)
     return;
   ParentMap Parents(Body);
-  std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), &Parents));
+  std::optional<ParentMap> GraphParents;
+  if (Same)
+    GraphParents.emplace(GraphBody);
+  std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), Same ? &*GraphParents : &Parents));
   if (!Map)
     return;
+  // The block of a statement of the pattern, and the site of a block's terminator.
+  auto BlockOf = [&](const Stmt *S) -> const CFGBlock * {
+    if (Same)
+      S = Same->inInstance(S);
+    return S ? Map->getBlock(const_cast<Stmt *>(S)) : nullptr;
+  };
+  auto TerminatorSite = [&](const CFGBlock *Block) {
+    const Stmt *T = Block->getTerminatorStmt();
+    if (T && Same)
+      T = Same->inPattern(T);
+    return T ? TerminatorSites.find(T) : TerminatorSites.end();
+  };
   QuietControls = !hasTry(Body) && !callsSetjmp(Body);
   // Direct control dependences (the post-dominance frontier, not Clang's iterated one): a site
   // inside `if (b)` inside `while (a)` is controlled by b alone, as b itself is by a. The runtime
@@ -816,7 +846,7 @@ void FunctionInstrumenter::computeControlDependences() {
   // macro): with no controller left, such a site still need not run on every call.
   std::set<std::pair<const CFGBlock *, unsigned>> Loose;
   for (auto &[SiteId, Anchor] : Anchors) {
-    const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
+    const CFGBlock *Block = BlockOf(Anchor);
     if (!Block) {
       LooseControl.insert(SiteId);
       continue;
@@ -830,8 +860,7 @@ void FunctionInstrumenter::computeControlDependences() {
         const CFGBlock *Controller = Work.pop_back_val();
         if (!Seen.insert(Controller).second)
           continue;
-        const Stmt *T = Controller->getTerminatorStmt();
-        auto Found = T ? TerminatorSites.find(T) : TerminatorSites.end();
+        auto Found = TerminatorSite(Controller);
         if (Found == TerminatorSites.end() || Found->second == Self) {
           if (Found == TerminatorSites.end())
             Loose.insert(It->first);
@@ -867,8 +896,8 @@ void FunctionInstrumenter::computeControlDependences() {
   // local that T sets (a group of one).
   llvm::DenseMap<unsigned, llvm::SmallPtrSet<const CFGBlock *, 4>> BlocksOf; // test -> branches
   for (const CFGBlock *Block : *Graph)
-    if (const Stmt *T = Block ? Block->getTerminatorStmt() : nullptr)
-      if (auto Found = TerminatorSites.find(T); Found != TerminatorSites.end())
+    if (Block)
+      if (auto Found = TerminatorSite(Block); Found != TerminatorSites.end())
         BlocksOf[Found->second].insert(Block);
   // Blocks reachable from the entry without passing through a branch of test T.
   std::map<unsigned, llvm::DenseSet<const CFGBlock *>> Avoiding;
@@ -900,7 +929,7 @@ void FunctionInstrumenter::computeControlDependences() {
     if (Controllers.size() != 1 || CatchTests.contains(SiteId))
       continue;
     unsigned Test = Controllers[0];
-    const CFGBlock *Block = Map->getBlock(const_cast<Stmt *>(Anchor));
+    const CFGBlock *Block = BlockOf(Anchor);
     const Stmt *Condition = AnchorOf.lookup(Test);
     bool Inside = false;
     for (const Stmt *P = Anchor; P && !Inside; P = Parents.getParent(P))

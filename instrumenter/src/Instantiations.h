@@ -6,6 +6,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <vector>
@@ -25,6 +26,14 @@ public:
   /// conversion's. Empty if Pattern has no instantiation here, or one has no such call.
   std::vector<const clang::CallExpr *> callsOf(const clang::FunctionDecl *Pattern,
                                                const clang::Expr *E) const;
+
+  /// Pattern's instantiations with a body in this unit, in the order met; empty if none.
+  llvm::ArrayRef<const clang::FunctionDecl *>
+  instancesOf(const clang::FunctionDecl *Pattern) const {
+    if (auto Found = Of.find(Pattern); Found != Of.end())
+      return Found->second;
+    return {};
+  }
 
 private:
   explicit Instantiations(Context &Ctx);

@@ -1,7 +1,8 @@
 // Library calls whose writes the program does not see: inside a template, the pattern's call
 // waits for the instantiation (`in >> t`, `std::getline(in, s)`, `std::swap(a, b)` with
 // operands of dependent type), and is recorded as the same call outside a template is when
-// every instantiation calls the library. And a function of the program's that returns a stream
+// every instantiation calls the library; so is a member call on an object of dependent type
+// (`out.push_back(x)`). And a function of the program's that returns a stream
 // by reference: its return is a node even where its value ends in a string literal, and a
 // statement that discards it is the output's node.
 #include "RewriteFixture.h"
@@ -80,6 +81,40 @@ TEST_F(LibraryWritesTest, ATemplateThatCallsTheProgramIsLeftToTheCallProbe) {
                     "int f(std::istream &in) { return get<P>(in).x + get<int>(in); }\n",
                     "// marker");
   EXPECT_EQ(Line.find("sleuth_set("), std::string::npos) << Line;
+}
+
+TEST_F(LibraryWritesTest, AMemberOfADependentContainerWritesIt) {
+  // `out.push_back(x)` of a `std::vector<T>` calls the library's member in every
+  // instantiation: as outside a template, the vector is a write after it (its elements watched
+  // as it grows), not a call record for the program's code. A member of the program's own
+  // class, in one instantiation, leaves the pattern to the call probe.
+  const char *Source = "#include <vector>\n"
+                       "struct Bag { void push_back(int) {} };\n"
+                       "template <typename T> std::vector<T> doubled(const std::vector<T> &v) {\n"
+                       "  std::vector<T> out;\n"
+                       "  for (const T &x : v)\n"
+                       "    out.push_back(2 * x); // vector\n"
+                       "  return out;\n"
+                       "}\n"
+                       "template <typename C> void fill(C &c) {\n"
+                       "  c.push_back(1); // either\n"
+                       "}\n"
+                       "int main() {\n"
+                       "  std::vector<long> w{1, 2};\n"
+                       "  std::vector<int> i;\n"
+                       "  Bag b;\n"
+                       "  fill(i);\n"
+                       "  fill(b);\n"
+                       "  return int(doubled(w).size() + doubled(i).size());\n"
+                       "}\n";
+  std::string Line = rewrittenLine(Source, "// vector");
+  EXPECT_NE(Line.find("(sleuth::watch_all(out), out.push_back("), std::string::npos) << Line;
+  EXPECT_NE(Line.find("sleuth::moved_all(out), sleuth_set"), std::string::npos) << Line;
+  EXPECT_NE(Line.find("__builtin_addressof(out), sizeof(out))"), std::string::npos) << Line;
+  EXPECT_EQ(Line.find("sleuth_call("), std::string::npos) << Line;
+  Line = rewrittenLine(Source, "// either");
+  EXPECT_EQ(Line.find("sleuth_set"), std::string::npos) << Line;
+  EXPECT_NE(Line.find("sleuth_call("), std::string::npos) << Line;
 }
 
 TEST_F(LibraryWritesTest, AStreamsMemberWritesWhatItTakesByReference) {

@@ -1,7 +1,8 @@
 // Range-based `for` in dependence mode (RangeForProbe): the loop's implicit test is a <test>
 // node made where the body begins, reading the range's object; the body's sites are controlled
 // by it; a copy of an lvalue element is taken from a reference of the instrumentation's, so that
-// the loop variable's write reads the element's bytes.
+// the loop variable's write reads the element's bytes. Also in template patterns, where the loop
+// over a dependent range has no implicit statements yet.
 #include "RewriteFixture.h"
 
 #include <regex>
@@ -60,9 +61,10 @@ TEST_F(RangeForTest, TheLoopIsATestThatControlsItsBody) {
   ASSERT_GE(Test, 0) << Text;
   // The test reads the vector's object, checked against its own node.
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("sleuth_getc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " +
-                       std::to_string(Test) +
-                       "u, __builtin_addressof\\(v\\), sizeof\\(v\\)\\); \\(void\\)\\(?sleuth_test")))
+      Text,
+      std::regex("sleuth_getc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " +
+                 std::to_string(Test) +
+                 "u, __builtin_addressof\\(v\\), sizeof\\(v\\)\\); \\(void\\)\\(?sleuth_test")))
       << Text;
   std::vector<SiteRow> Rows = sites(Text);
   ASSERT_LT(unsigned(Test), Rows.size());
@@ -158,16 +160,63 @@ TEST_F(RangeForTest, ArraysAndReferences) {
       << Text;
 }
 
-TEST_F(RangeForTest, DependentLoopsInTemplatesAreLeftAlone) {
-  // The pattern has no implicit statements yet: no test to make.
+TEST_F(RangeForTest, DependentLoopsInTemplatesTestAndControlTheirBody) {
+  // The pattern's loop has no implicit statements: its test is made all the same, and the
+  // control of the body comes from the instantiation's CFG. C may be an array (it is, here):
+  // its object is not read. The copy is made from a reference that forwards the element.
   std::string Text = rewrite("template <class C> int f(const C &c) {\n"
                              "  int s = 0;\n"
                              "  for (auto y : c)\n"
-                             "    s += y;\n"
+                             "    if (y > 1)\n"
+                             "      s += y;\n"
                              "  return s;\n"
                              "}\n"
                              "int g() { int a[2] = {1, 2}; return f(a); }\n");
-  EXPECT_NE(Text.find("for (auto y : c)\n"), std::string::npos) << Text;
+  std::smatch M;
+  ASSERT_TRUE(
+      std::regex_search(Text, M, std::regex("for \\(auto &&(__sleuth_e[0-9]+_[0-9]+) : c\\)")))
+      << Text;
+  std::string Reference = M[1];
+  int Test = testSite(Text, "for \\(auto &&" + Reference + " : c\\)");
+  ASSERT_GE(Test, 0) << Text;
+  EXPECT_NE(Text.find("auto y = static_cast<decltype(" + Reference + ") &&>(" + Reference + ");"),
+            std::string::npos)
+      << Text;
+  EXPECT_FALSE(std::regex_search(Text, std::regex("sleuth_getc[^;]*__builtin_addressof\\(c\\)")))
+      << Text;
+  // The `if` (line 4) and the write of y (line 3) are controlled by the loop's test; s += y
+  // (line 5) by the `if`, whose site is another.
+  std::vector<SiteRow> Rows = sites(Text);
+  bool If = false, Variable = false, Body = false;
+  for (const SiteRow &R : Rows) {
+    If |= R.Line == 4 && R.Name == "<test>" && R.Controllers == 1;
+    Variable |= R.Line == 3 && R.Name == "y" && R.Controllers == 1;
+    Body |= R.Line == 5 && R.Name == "s" && R.Controllers == 1;
+  }
+  EXPECT_TRUE(If && Variable && Body) << Text;
+}
+
+TEST_F(RangeForTest, ADependentContainerIsReadByTheTest) {
+  // `std::vector<T>` is a class in every instantiation: the test reads its object. A reference
+  // variable is the element: the declaration stays as written.
+  std::string Text = rewrite("#include <vector>\n"
+                             "template <class T> T f(const std::vector<T> &v) {\n"
+                             "  T s = 0;\n"
+                             "  for (const T &x : v)\n"
+                             "    s += x;\n"
+                             "  return s;\n"
+                             "}\n"
+                             "long g(const std::vector<long> &w) { return f(w); }\n");
+  int Test = testSite(Text, "for \\(const T &x : v\\)");
+  ASSERT_GE(Test, 0) << Text;
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("sleuth_getc(?:_hot)?\\(&__sleuth_tu, &__sleuth_rc\\[[0-9]+\\], " +
+                       std::to_string(Test) + "u, __builtin_addressof\\(v\\), sizeof\\(v\\)\\)")))
+      << Text;
+  bool Body = false;
+  for (const SiteRow &R : sites(Text))
+    Body |= R.Line == 5 && R.Name == "s" && R.Controllers == 1;
+  EXPECT_TRUE(Body) << Text;
 }
 
 } // namespace

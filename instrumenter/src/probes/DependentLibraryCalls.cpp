@@ -79,6 +79,10 @@ std::optional<DependentWrites> dependentWrites(const Expr *E, FunctionInstrument
 } // namespace
 
 bool LibraryCallProbe::instrumentDependent(const Expr *E, FunctionInstrumenter &F) {
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && F.isCxx() && waitsForInstantiation(Call) &&
+      isa<CXXDependentScopeMemberExpr, UnresolvedMemberExpr>(Call->getCallee()->IgnoreParens()))
+    return instrumentDependentMember(Call, Instantiations::of(F.Ctx).callsOf(F.Function, Call), F);
   std::optional<DependentWrites> Found = dependentWrites(E, F);
   if (!Found)
     return false;

@@ -108,6 +108,99 @@ void LibraryCallProbe::instrumentConstruction(const CXXConstructExpr *Construct,
   }
 }
 
+// True if Member, a call of a library member whose object is no `this`, writes its object:
+// a non-const member of an object the program tracks (not a stream's), whose value is
+// discarded or passed on. Node is the call as the rewriter sees it (in a template, the
+// pattern's).
+static bool writesObject(const Expr *Node, const CXXMemberCallExpr *Member,
+                         FunctionInstrumenter &F) {
+  const Expr *Object = Member->getImplicitObjectArgument();
+  const auto *Method = Member->getMethodDecl();
+  // A value the write can pass on: an lvalue (`s.append(a).append(b)`) or a trivially
+  // copyable prvalue (`seen.insert(k).second`, an iterator).
+  bool PassesValue = Member->isLValue() || isCheaplyPassed(Member->getType(), F);
+  // A stream's member (`in.get(c)`, `out.put(c)`) changes no value of the program's in it
+  // (see isStream): it reads the stream, and writes what it takes by reference.
+  return !Method->isConst() && !isStream(Object->getType()) &&
+         (F.Ctx.isDiscarded(Node) || (PassesValue && !isAccessor(Method))) &&
+         isRepeatable(Object, F.Ctx.Ast) && isTrackableObject(Object, F);
+}
+
+// out.push_back(c): the object now depends on the arguments and on its old contents. Node is
+// the call as the rewriter sees it (in a template, the pattern's), spelled by the same text as
+// Member.
+static void recordObjectWrite(const Expr *Node, const CXXMemberCallExpr *Member,
+                              FunctionInstrumenter &F) {
+  const Expr *Object = Member->getImplicitObjectArgument();
+  const auto *Method = Member->getMethodDecl();
+  bool Discarded = F.Ctx.isDiscarded(Node);
+  bool Void = Member->getType()->isVoidType();
+  std::string Text = F.Ctx.text(Object);
+  unsigned Site = F.addSite(SiteKind::Var, Node, Object->getBeginLoc(), Text, CompoundWrite);
+  F.claimReads(Node, Site);
+  std::string Watch = isContiguousContainer(Object->getType(), F.Ctx.Ast)
+                          ? shiftWatch(Member, Text, F)
+                          : std::string();
+  std::string Write = "sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+                      ", __builtin_addressof(" + Text + "), sizeof(" + Text + "))";
+  CharSourceRange Range = F.Ctx.fileRange(Node);
+  if (!Watch.empty() && Discarded)
+    F.Ctx.wrap(Range, "(" + Watch + ", " + (Void ? "" : "(void)("),
+               std::string(Void ? "" : ")") + ", " + Write + ", sleuth::shifted_all(" +
+                   F.Ctx.unitAndSite(Site) + ", " + Text + "))");
+  else if (!Watch.empty())
+    F.Ctx.wrap(Range, "sleuth::written_shifted((" + Watch + ", ",
+               "), " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
+  else if (Discarded && mayMoveElements(Method) &&
+           isContiguousContainer(Object->getType(), F.Ctx.Ast))
+    // Void calls on the left of each comma (Clang's -Wcomma).
+    F.Ctx.wrap(Range, "(sleuth::watch_all(" + Text + "), " + (Void ? "" : "(void)("),
+               std::string(Void ? "" : ")") + ", sleuth::moved_all(" + Text + "), " + Write + ")");
+  else if (Discarded)
+    F.Ctx.wrapWithWriteAfter(Range, Site, F.control(Site), Text, Void);
+  else
+    F.Ctx.wrap(Range, "sleuth::written_value(",
+               ", " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
+  F.markConsumed(Node);
+  F.countProbe();
+}
+
+bool LibraryCallProbe::instrumentDependentMember(const CallExpr *Call,
+                                                 llvm::ArrayRef<const CallExpr *> Instances,
+                                                 FunctionInstrumenter &F) {
+  // Every instantiation calls a member of the library's with the same name, which writes its
+  // object and moves or shifts its elements alike; the first stands for all.
+  const CXXMemberCallExpr *First = nullptr;
+  for (const CallExpr *Instance : Instances) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Instance);
+    const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+    const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+    if (!Method || !Object || isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) ||
+        !isLibraryFunction(Method, F) || !Method->getDeclName().isIdentifier() ||
+        isNamed(Method, {"swap"}) || !writesObject(Call, Member, F))
+      return false;
+    if (First) {
+      const CXXMethodDecl *Other = First->getMethodDecl();
+      const Expr *OtherObject = First->getImplicitObjectArgument();
+      if (Other->getName() != Method->getName() ||
+          mayMoveElements(Other) != mayMoveElements(Method) ||
+          First->getType()->isVoidType() != Member->getType()->isVoidType() ||
+          isContiguousContainer(OtherObject->getType(), F.Ctx.Ast) !=
+              isContiguousContainer(Object->getType(), F.Ctx.Ast) ||
+          shiftWatch(First, F.Ctx.text(OtherObject), F) !=
+              shiftWatch(Member, F.Ctx.text(Object), F))
+        return false;
+    } else {
+      First = Member;
+    }
+  }
+  if (!First || F.Ctx.fileRange(Call).isInvalid() ||
+      F.Ctx.fileRange(First->getImplicitObjectArgument()).isInvalid())
+    return false;
+  recordObjectWrite(Call, First, F);
+  return true;
+}
+
 bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
@@ -175,15 +268,7 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     const auto *Method = Member->getMethodDecl();
     if (!Object || !Method || isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
       return true;
-    bool Discarded = F.Ctx.isDiscarded(Call);
-    // A value the write can pass on: an lvalue (`s.append(a).append(b)`) or a trivially
-    // copyable prvalue (`seen.insert(k).second`, an iterator).
-    bool PassesValue = Call->isLValue() || isCheaplyPassed(Call->getType(), F);
-    // A stream's member (`in.get(c)`, `out.put(c)`) changes no value of the program's in it
-    // (see isStream): it reads the stream, and writes what it takes by reference.
-    if (Method->isConst() || isStream(Object->getType()) ||
-        (!Discarded && (!PassesValue || isAccessor(Method))) || !isRepeatable(Object, F.Ctx.Ast) ||
-        !isTrackableObject(Object, F)) {
+    if (!writesObject(Call, Member, F)) {
       // `s.find(c)`, `s.substr(1)` read the elements; `v.size()`, `v.at(i)` the object only;
       // `v.begin()` where a library call reads the range from it (std::accumulate) all of it.
       readObject(Object, F, false,
@@ -193,47 +278,14 @@ bool LibraryCallProbe::instrument(const CallExpr *Call, FunctionInstrumenter &F)
     }
     // a.swap(b): as std::swap(a, b).
     if (const Expr *Other = Member->getNumArgs() == 1 ? Member->getArg(0)->IgnoreParens() : nullptr;
-        Discarded && isNamed(Method, {"swap"}) && Other && Other->isLValue() &&
+        F.Ctx.isDiscarded(Call) && isNamed(Method, {"swap"}) && Other && Other->isLValue() &&
         !Other->isInstantiationDependent() && hasAddress(Other) && isRepeatable(Other, F.Ctx.Ast) &&
         F.Ctx.fileRange(Other).isValid() &&
         F.Ctx.Ast.hasSameUnqualifiedType(Other->getType(), Object->getType())) {
       recordSwap(Call, Call->getType()->isVoidType(), Object, Other, F);
       return true;
     }
-    // out.push_back(c): the object now depends on the arguments and on its old contents.
-    std::string Text = F.Ctx.text(Object);
-    unsigned Site = F.addSite(SiteKind::Var, Call, Object->getBeginLoc(), Text, CompoundWrite);
-    F.claimReads(Call, Site);
-    std::string Watch = isContiguousContainer(Object->getType(), F.Ctx.Ast)
-                            ? shiftWatch(Member, Text, F)
-                            : std::string();
-    std::string Write = "sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
-                        ", __builtin_addressof(" + Text + "), sizeof(" + Text + "))";
-    if (!Watch.empty() && Discarded)
-      F.Ctx.wrap(F.Ctx.fileRange(Call),
-                 "(" + Watch + ", " + (Call->getType()->isVoidType() ? "" : "(void)("),
-                 std::string(Call->getType()->isVoidType() ? "" : ")") + ", " + Write +
-                     ", sleuth::shifted_all(" + F.Ctx.unitAndSite(Site) + ", " + Text + "))");
-    else if (!Watch.empty())
-      F.Ctx.wrap(F.Ctx.fileRange(Call), "sleuth::written_shifted((" + Watch + ", ",
-                 "), " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
-    else if (Discarded && mayMoveElements(Method) &&
-             isContiguousContainer(Object->getType(), F.Ctx.Ast))
-      // Void calls on the left of each comma (Clang's -Wcomma).
-      F.Ctx.wrap(F.Ctx.fileRange(Call),
-                 "(sleuth::watch_all(" + Text + "), " +
-                     (Call->getType()->isVoidType() ? "" : "(void)("),
-                 std::string(Call->getType()->isVoidType() ? "" : ")") + ", sleuth::moved_all(" +
-                     Text + "), sleuth_set(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
-                     ", __builtin_addressof(" + Text + "), sizeof(" + Text + ")))");
-    else if (Discarded)
-      F.Ctx.wrapWithWriteAfter(F.Ctx.fileRange(Call), Site, F.control(Site), Text,
-                               Call->getType()->isVoidType());
-    else
-      F.Ctx.wrap(F.Ctx.fileRange(Call), "sleuth::written_value(",
-                 ", " + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) + ", " + Text + ")");
-    F.markConsumed(Call);
-    F.countProbe();
+    recordObjectWrite(Call, Member, F);
     return true;
   }
 

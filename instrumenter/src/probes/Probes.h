@@ -272,6 +272,13 @@ public:
   /// library in every instantiation of the unit, writing the same arguments, they are recorded
   /// as outside a template. True if it rewrote E.
   static bool instrumentDependent(const clang::Expr *E, FunctionInstrumenter &F);
+  /// In a template pattern, a member call on an object of dependent type (`out.push_back(x)`
+  /// with `std::vector<T> out`), which is Instances in the instantiations: where each calls the
+  /// same member of the library's, writing its object, the object is recorded written as
+  /// outside a template. True if it rewrote Call.
+  static bool instrumentDependentMember(const clang::CallExpr *Call,
+                                        llvm::ArrayRef<const clang::CallExpr *> Instances,
+                                        FunctionInstrumenter &F);
   /// True if Operand, an argument or operand of E, is one that instrumentDependent records as
   /// written by E: its old value flows nowhere, and E reads nothing of it.
   static bool writesDependentOperand(const clang::Expr *E, const clang::Expr *Operand,

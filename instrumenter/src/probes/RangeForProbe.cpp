@@ -25,6 +25,16 @@ static const Expr *elementOf(const Expr *Init) {
   return nullptr;
 }
 
+// True if every instantiation of a value of type T is of class type: a class, or a
+// specialization of a class template, not a template parameter that may be an array.
+static bool isClassInEveryInstantiation(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isRecordType() || T->getAs<InjectedClassNameType>())
+    return true;
+  const auto *Specialization = T->getAs<TemplateSpecializationType>();
+  return Specialization && !Specialization->isTypeAlias();
+}
+
 // True if S names one of Names: repeated inside the body, where the loop variable is in scope,
 // the name would be the variable's.
 static bool namesAny(const Stmt *S,
@@ -45,11 +55,13 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   const VarDecl *Var = For->getLoopVariable();
   const Expr *Range = For->getRangeInit();
   const Stmt *Body = For->getBody();
-  // Inside a template pattern the loop has no implicit statements yet (the CFG has no loop to
-  // control anything).
-  if (!Var || !Range || !Body || !For->getCond() || For->getForLoc().isMacroID() ||
-      Var->getType()->isDependentType() || Range->isInstantiationDependent())
+  if (!Var || !Range || !Body || For->getForLoc().isMacroID())
     return false;
+  // Over a range of dependent type, in a template pattern, the loop has no implicit statements
+  // until it is instantiated: no `*__begin` to name the element by, no `__begin != __end` to
+  // anchor the test at (its control comes from an instantiation's CFG, mapped back to the
+  // pattern by FunctionInstrumenter).
+  const bool Dependent = !For->getCond();
   CharSourceRange BodyRange = F.Ctx.statementRange(Body);
   if (BodyRange.isInvalid())
     return false;
@@ -75,8 +87,9 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   // (the elements of a contiguous one are read one at a time, below). An array's bound is
   // fixed, and its object is its elements: the test reads nothing of it.
   std::string Object;
-  if (Range->isLValue() && Range->getType()->isRecordType() && isRepeatable(Range, F.Ctx.Ast) &&
-      hasAddress(Range) && !namesAny(Range, Names)) {
+  if (isClassInEveryInstantiation(Range->getType()) &&
+      (Dependent ? isLvalueInEveryInstantiation(Range) : Range->isLValue() && hasAddress(Range)) &&
+      isRepeatable(Range, F.Ctx.Ast) && !namesAny(Range, Names)) {
     CharSourceRange RangeText = F.Ctx.fileRange(Range);
     if (RangeText.isValid()) {
       std::string R = F.Ctx.text(RangeText);
@@ -92,7 +105,9 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   // The loop's test, `__begin != __end`, has no text to wrap: its node is made where the body
   // begins, with the outcome that got there. The body's statements, and the variable's writes,
   // are controlled by it as a `while` body by its condition.
-  unsigned Test = F.addSite(SiteKind::Test, For->getCond(), For->getForLoc(), "<test>");
+  unsigned Test =
+      F.addSite(SiteKind::Test, Dependent ? static_cast<const Stmt *>(For) : For->getCond(),
+                For->getForLoc(), "<test>");
   auto [TestPrefix, TestSuffix] = ConditionProbe::testText(
       Test, F.Ctx.unitAndSite(Test) + ", " + F.control(Test), "", nullptr, F);
   std::string Probe = ReadObject(Test) + " (void)" + TestPrefix + "1" + TestSuffix + ";";
@@ -104,12 +119,17 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   // `for (auto &&__sleuth_eN : v) { int y = __sleuth_eN; ...`, which reads its bytes (written
   // one at a time by `v[1] = 7`). A reference variable is the element itself: the body reads
   // it, and the range's object through the test.
+  // In a pattern the element's value category waits for the instantiation: the reference
+  // forwards it, so that an lvalue element is copied from, as the loop does, and a prvalue one
+  // moved from (where the loop would have constructed the variable in place).
   if (!Var->getType()->isReferenceType() && !Names.empty()) {
-    const Expr *Element = elementOf(Var->getInit());
+    const Expr *Element = Dependent ? nullptr : elementOf(Var->getInit());
     std::string Reference;
-    if (Element && Element->isLValue() && VarRange.isValid()) {
+    if ((Dependent || (Element && Element->isLValue())) && VarRange.isValid()) {
       Reference = "__sleuth_e" + std::to_string(F.FunctionId) + "_" + std::to_string(Test);
-      Probe += " " + F.Ctx.text(VarRange) + " = " + Reference + ";";
+      std::string Value =
+          Dependent ? "static_cast<decltype(" + Reference + ") &&>(" + Reference + ")" : Reference;
+      Probe += " " + F.Ctx.text(VarRange) + " = " + Value + ";";
       F.Ctx.replace(VarRange, "auto &&" + Reference + " ");
     }
     for (const auto &[Name, Location] : Names) {
