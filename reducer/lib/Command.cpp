@@ -1,5 +1,6 @@
 //===- Command.cpp - sleuth reduce / ddmin / dd command lines -------------===//
 #include "Driver.h"
+#include "FileSet.h"
 
 #include "sleuth/reducer/command.h"
 
@@ -28,13 +29,18 @@ namespace {
 constexpr unsigned MaxJobs = 1024;
 
 const char *const ReduceHelp =
-    R"(usage: sleuth reduce TEST_SCRIPT FILE [options]
+    R"(usage: sleuth reduce TEST_SCRIPT FILE... [options]
 
 Reduce a C or C++ FILE while TEST_SCRIPT still finds it interesting.
 TEST_SCRIPT runs in a scratch directory holding the candidate under FILE's
 name; exit status 0 means "still interesting" (the C-Reduce convention).
 The best result is written back to FILE as soon as it is found; the original
 is kept as FILE.orig. Ctrl-C stops and keeps the best result.
+
+With several FILEs, or a directory (its C/C++ sources and headers, .c .cc
+.cpp .cxx .h .hh .hpp .hxx .inc, recursively), all are reduced together: the
+scratch directory holds each under its path relative to the current
+directory, which must contain them all.
 
 options:
   -j, --jobs N          tests to run in parallel (default: number of processors)
@@ -44,6 +50,9 @@ options:
   --lang c|c++          language (default: from the file name)
   --std STD             language standard for parsing, e.g. c++17
   --parse-arg ARG       extra argument for Clang's parser (repeatable)
+  --include-dir DIR     with several files: a directory searched for includes
+                        by the parse of each file, besides the current
+                        directory and the file's own (repeatable)
   --apply-pass PASS[:N] print FILE with instance N (1-based) of PASS applied,
                         or without N the number of instances; no test is run
   --valid-with COMMAND  a shell command every candidate must also pass (exit 0),
@@ -93,6 +102,7 @@ struct Parsed {
   SessionOptions Session;
   std::vector<std::string> Passes;
   std::vector<std::string> ParseArgs;
+  std::vector<std::string> IncludeDirs;
   std::string Lang, Std, ApplyPass;
   bool ListPasses = false, Help = false;
 };
@@ -233,6 +243,15 @@ bool parseArgs(const char *Command, int Argc, const char **Argv, Parsed &P) {
       if (!Take(S))
         return false;
       P.ParseArgs.push_back(S);
+    } else if (Reduce && A == "--include-dir") {
+      if (!Take(S))
+        return false;
+      std::error_code EC;
+      if (!std::filesystem::is_directory(S, EC)) {
+        std::fprintf(stderr, "sleuth reduce: --include-dir '%s' is not a directory\n", S.c_str());
+        return false;
+      }
+      P.IncludeDirs.push_back(S);
     } else if (Reduce && A == "--apply-pass") {
       if (!Take(P.ApplyPass))
         return false;
@@ -262,6 +281,67 @@ bool isCFile(const std::string &File) {
     return File.size() >= N && File.compare(File.size() - N, N, Ext) == 0;
   };
   return Ends(".c") || Ends(".i") || Ends(".h");
+}
+
+bool isSourceFile(const std::filesystem::path &Path) {
+  static const char *const Extensions[] = {".c",  ".cc",  ".cpp", ".cxx", ".h",
+                                           ".hh", ".hpp", ".hxx", ".inc"};
+  std::string Ext = Path.extension().string();
+  return std::any_of(std::begin(Extensions), std::end(Extensions),
+                     [&](const char *E) { return Ext == E; });
+}
+
+/// The files of a multi-file reduction: the named files and the C/C++ files
+/// under the named directories, as paths relative to the current directory
+/// (the base of the scratch copies), each once, in a stable order. Prints
+/// why not and returns false for a file outside the current directory or a
+/// directory without sources.
+bool collectFiles(const std::vector<std::string> &Named, std::vector<std::string> &Out) {
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::path Base = fs::current_path(EC);
+  auto Relative = [&](const std::string &Shown, const fs::path &Path, fs::path &Rel) {
+    Rel = fs::absolute(Path, EC).lexically_normal().lexically_relative(Base);
+    if (!Rel.empty() && *Rel.begin() != "..")
+      return true;
+    std::fprintf(stderr,
+                 "sleuth reduce: '%s' is outside the current directory, the base of the "
+                 "files' copies; run from a directory that holds every FILE\n",
+                 Shown.c_str());
+    return false;
+  };
+  auto Add = [&](const std::string &Shown, const fs::path &Path) {
+    fs::path Rel;
+    if (!Relative(Shown, Path, Rel))
+      return false;
+    std::string R = Rel.generic_string();
+    if (std::find(Out.begin(), Out.end(), R) == Out.end())
+      Out.push_back(R);
+    return true;
+  };
+  for (const std::string &N : Named) {
+    if (!fs::is_directory(N, EC)) {
+      if (!Add(N, N))
+        return false;
+      continue;
+    }
+    fs::path Rel;
+    if (!Relative(N, N, Rel))
+      return false;
+    std::vector<fs::path> Found;
+    for (fs::recursive_directory_iterator It(N, EC), End; !EC && It != End; It.increment(EC))
+      if (It->is_regular_file(EC) && isSourceFile(It->path()))
+        Found.push_back(It->path());
+    if (Found.empty()) {
+      std::fprintf(stderr, "sleuth reduce: no C/C++ sources or headers under '%s'\n", N.c_str());
+      return false;
+    }
+    std::sort(Found.begin(), Found.end());
+    for (const fs::path &F : Found)
+      if (!Add(F.string(), F))
+        return false;
+  }
+  return true;
 }
 
 int applyOnly(const Parsed &P, const LanguageOptions &Lang, const std::string &File) {
@@ -318,18 +398,37 @@ int reduceMain(int Argc, const char **Argv) {
     static const char *Levels[] = {"declarations", "members", "expressions", "lexical"};
     for (const Transformation *T : allTransformations())
       std::printf("%-24s %-12s %s\n", T->name(), Levels[T->level()], T->description());
+    for (const CrossFileTransformation *T : allCrossFileTransformations())
+      std::printf("%-24s %-12s %s\n", T->name(), "files", T->description());
     return ExitOk;
   }
   ReduceOptions O;
   O.Session = P.Session;
   O.Passes = P.Passes;
-  std::size_t Need = P.ApplyPass.empty() ? 2 : 1;
-  if (P.Positional.size() != Need) {
-    std::fprintf(stderr, "sleuth reduce: expected TEST_SCRIPT FILE (see "
+  O.IncludeDirs = P.IncludeDirs;
+  bool Apply = !P.ApplyPass.empty();
+  if (Apply ? P.Positional.size() != 1 : P.Positional.size() < 2) {
+    std::fprintf(stderr, "sleuth reduce: expected TEST_SCRIPT FILE... (see "
                          "--help)\n");
     return ExitUsage;
   }
   const std::string &File = P.Positional.back();
+  std::error_code EC;
+  if (!Apply && (P.Positional.size() > 2 || std::filesystem::is_directory(File, EC))) {
+    std::vector<std::string> Named(P.Positional.begin() + 1, P.Positional.end());
+    if (!collectFiles(Named, O.Session.Files))
+      return ExitUsage;
+    // C++ unless every file is C: a header of a C++ project is C++.
+    O.Lang.CPlusPlus = P.Lang.empty()
+                           ? !std::all_of(O.Session.Files.begin(), O.Session.Files.end(), isCFile)
+                           : P.Lang == "c++";
+    O.Lang.Standard = P.Std;
+    O.Lang.ExtraArgs = P.ParseArgs;
+    O.Session.Script = P.Positional[0];
+    O.Session.File = O.Session.Files.front();
+    O.Session.CPlusPlus = O.Lang.CPlusPlus;
+    return runReduce(O);
+  }
   if (!checkNotDirectory("reduce", File))
     return ExitUsage;
   O.Lang.CPlusPlus = P.Lang.empty() ? !isCFile(File) : P.Lang == "c++";

@@ -1,5 +1,6 @@
 //===- Driver.cpp - Reduction sessions: reduce, ddmin, dd -----------------===//
 #include "Driver.h"
+#include "FileSet.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -78,6 +79,7 @@ static RunnerOptions runnerOptions(const SessionOptions &O) {
   std::error_code EC;
   R.Script = fs::absolute(O.Script, EC).string();
   R.FileName = fs::path(O.File).filename().string();
+  R.FilePaths = O.Files;
   R.Jobs = O.Jobs;
   R.TimeoutSeconds = O.TimeoutSeconds;
   R.ValidityCommands = O.ValidityCommands;
@@ -90,9 +92,36 @@ Session::Session(SessionOptions O) : Opts(std::move(O)), Runner(runnerOptions(Op
 
 Session::~Session() = default;
 
-Size Session::sizeOf(const std::string &Text) const {
+Size Session::textSize(const std::string &Text) const {
   std::size_t Tokens = Opts.CTokens ? lexC(Text, Opts.CPlusPlus).size() : lexText(Text).size();
   return {Tokens, Text.size()};
+}
+
+Size Session::sizeOf(const std::string &Text) const {
+  if (!multiFile())
+    return textSize(Text);
+  if (Focus != AllFiles) {
+    Size Own = textSize(Text);
+    return {BestSize.Tokens - TextSizes[Focus].Tokens + Own.Tokens,
+            BestSize.Bytes - TextSizes[Focus].Bytes + Own.Bytes};
+  }
+  std::vector<std::string> Set;
+  Size Total;
+  if (decodeFiles(Text, Set))
+    for (const std::string &T : Set) {
+      Size S = textSize(T);
+      Total.Tokens += S.Tokens;
+      Total.Bytes += S.Bytes;
+    }
+  return Total;
+}
+
+std::string Session::candidate(const std::string &Text) const {
+  if (!multiFile() || Focus == AllFiles)
+    return Text;
+  std::vector<std::string> Set = Texts;
+  Set[Focus] = Text;
+  return encodeFiles(Set);
 }
 
 void Session::note(const std::string &Message) {
@@ -152,20 +181,67 @@ bool Session::writeAtomically(const std::string &Path, const std::string &Text) 
   return true;
 }
 
+bool Session::readOriginal() {
+  std::string Err;
+  if (!multiFile()) {
+    if (readFile(Opts.File, Original, Err))
+      return true;
+    note("cannot read '" + Opts.File + "': " + Err);
+    return false;
+  }
+  OriginalTexts.resize(Opts.Files.size());
+  for (std::size_t F = 0; F < Opts.Files.size(); ++F)
+    if (!readFile(Opts.Files[F], OriginalTexts[F], Err)) {
+      note("cannot read '" + Opts.Files[F] + "': " + Err);
+      return false;
+    }
+  Texts = OriginalTexts;
+  for (const std::string &T : Texts)
+    TextSizes.push_back(textSize(T));
+  Original = encodeFiles(OriginalTexts);
+  return true;
+}
+
+bool Session::writeBackups() {
+  std::vector<std::pair<std::string, const std::string *>> Backups;
+  if (multiFile())
+    for (std::size_t F = 0; F < Opts.Files.size(); ++F)
+      Backups.emplace_back(Opts.Files[F], &OriginalTexts[F]);
+  else
+    Backups.emplace_back(Opts.File, &Original);
+  for (auto [File, Text] : Backups) {
+    std::string Orig = File + ".orig";
+    if (fs::exists(Orig)) {
+      note("keeping the existing '" + Orig + "'");
+    } else if (!writeAtomically(Orig, *Text)) {
+      note("cannot write '" + Orig + "'; not reducing without a backup");
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Session::describeFiles() const {
+  if (!multiFile())
+    return "is in '" + Opts.File + "', the original in '" + Opts.File + ".orig'";
+  return "is in the " + std::to_string(Opts.Files.size()) +
+         " files, their originals in FILE.orig beside each ('" + Opts.Files.front() +
+         ".orig', ...)";
+}
+
 int Session::start() {
   Started = monotonicSeconds();
   if (!checkScript(Opts.Command, Opts.Script))
     return ExitBadInput;
-  std::string Err;
-  if (!readFile(Opts.File, Original, Err)) {
-    note("cannot read '" + Opts.File + "': " + Err);
+  if (!readOriginal())
     return ExitBadInput;
-  }
+  std::string Err;
   if (!Runner.prepare(Err)) {
     note(Err);
     return ExitBadInput;
   }
   Best = Original;
+  Focus = AllFiles;
   OriginalSize = BestSize = sizeOf(Original);
   Pass = "original";
   RunResult R = Runner.run(Original);
@@ -173,23 +249,20 @@ int Session::start() {
     return ExitInterrupted;
   if (!R.interesting() && R.Check == 0) {
     note("the test script " + describeExit(R, Opts.TimeoutSeconds) +
-         " on the original file; nothing to reduce");
+         (multiFile() ? " on the original files" : " on the original file") +
+         "; nothing to reduce");
     return ExitBadInput;
   }
   if (!R.interesting()) {
     note(describeCheck(R.Check) + " " + describeExit(R, Opts.TimeoutSeconds) +
-         " on the original file; it must accept the original");
+         (multiFile() ? " on the original files" : " on the original file") +
+         "; it must accept the original");
     return ExitBadInput;
   }
   if (int RC = checkNotFlaky())
     return RC;
-  std::string Orig = Opts.File + ".orig";
-  if (fs::exists(Orig)) {
-    note("keeping the existing '" + Orig + "'");
-  } else if (!writeAtomically(Orig, Original)) {
-    note("cannot write '" + Orig + "'; not reducing without a backup");
+  if (!writeBackups())
     return ExitBadInput;
-  }
   return ExitOk;
 }
 
@@ -229,10 +302,34 @@ int Session::checkNotFlaky() {
 }
 
 void Session::accept(const std::string &Text) {
-  Best = Text;
+  if (!multiFile()) {
+    Best = Text;
+    BestSize = sizeOf(Text);
+    if (!writeAtomically(Opts.File, Best))
+      note("warning: cannot write '" + Opts.File + "': " + std::strerror(errno));
+    progress(false);
+    return;
+  }
+  std::vector<std::string> Set;
+  if (Focus == AllFiles) {
+    if (!decodeFiles(Text, Set) || Set.size() != Texts.size())
+      return;
+  } else {
+    Set = Texts;
+    Set[Focus] = Text;
+  }
   BestSize = sizeOf(Text);
-  if (!writeAtomically(Opts.File, Best))
-    note("warning: cannot write '" + Opts.File + "': " + std::strerror(errno));
+  // Each changed file is renamed into place on its own; SIGINT only sets a
+  // flag, so all of them are written before the run stops.
+  for (std::size_t F = 0; F < Set.size(); ++F) {
+    if (Set[F] == Texts[F])
+      continue;
+    Texts[F] = std::move(Set[F]);
+    TextSizes[F] = textSize(Texts[F]);
+    if (!writeAtomically(Opts.Files[F], Texts[F]))
+      note("warning: cannot write '" + Opts.Files[F] + "': " + std::strerror(errno));
+  }
+  Best = encodeFiles(Texts);
   progress(false);
 }
 
@@ -240,10 +337,10 @@ int Session::finish() {
   progress(true);
   if (interrupted()) {
     note("interrupted; the best result so far (" + withCommas(BestSize.Tokens) + " tokens, " +
-         withCommas(BestSize.Bytes) + " bytes) is in '" + Opts.File + "', the original in '" +
-         Opts.File + ".orig'");
+         withCommas(BestSize.Bytes) + " bytes) " + describeFiles());
     return ExitInterrupted;
   }
+  Focus = AllFiles;
   if (Best != Original) {
     // A result that stops being interesting means the test is flaky; say so
     // rather than leave the user with a file that does not reproduce.
@@ -252,8 +349,10 @@ int Session::finish() {
       return ExitInterrupted;
     if (!R.interesting()) {
       note(describeCheck(R.Check) + " is flaky: it exited 0 on the result before, and now it " +
-           describeExit(R, Opts.TimeoutSeconds) + "; '" + Opts.File + "' holds that result, '" +
-           Opts.File + ".orig' the original");
+           describeExit(R, Opts.TimeoutSeconds) + "; " +
+           (multiFile()
+                ? "that result " + describeFiles()
+                : "'" + Opts.File + "' holds that result, '" + Opts.File + ".orig' the original"));
       return ExitFlaky;
     }
   }
@@ -284,7 +383,8 @@ int Session::finish() {
        " tokens, " + withCommas(OriginalSize.Bytes) + " -> " + withCommas(BestSize.Bytes) +
        " bytes in " + Time + " s, " + withCommas(Runner.testsRun()) + " tests run, " +
        withCommas(Runner.cacheHits()) + " answered from the cache" + Validity +
-       (Best == Original ? "; the file is unchanged" : ""));
+       (Best == Original ? (multiFile() ? "; the files are unchanged" : "; the file is unchanged")
+                         : ""));
   return ExitOk;
 }
 
@@ -321,7 +421,7 @@ public:
     std::string Text = Materialize(C);
     if (std::optional<RunResult> K = known(Text))
       return classify(*K);
-    Outcome O = classify(S.runner().run(Text));
+    Outcome O = classify(S.runner().run(S.candidate(Text)));
     if (O == Outcome::Fail)
       S.accept(Text);
     return O;
@@ -336,8 +436,9 @@ public:
           if (!P)
             return std::nullopt;
           TestRunner::Candidate C;
-          C.Content = Materialize(P->Candidate);
-          C.Known = known(C.Content);
+          std::string Text = Materialize(P->Candidate);
+          C.Known = known(Text);
+          C.Content = S.candidate(Text);
           Outcome Wanted = P->Wanted;
           C.Matches = [Wanted](const RunResult &R) { return classify(R) == Wanted; };
           return C;
@@ -360,243 +461,6 @@ private:
 std::unique_ptr<ProbeEvaluator>
 Session::evaluator(std::function<std::string(const Config &)> Materialize) {
   return std::make_unique<SessionEvaluator>(*this, std::move(Materialize));
-}
-
-//===----------------------------------------------------------------------===//
-// sleuth reduce
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Applies as many of Changes to S.best() as the test allows. The changes
-/// are tried in chunks: all of them, then halves, quarters, ... and each chunk
-/// size is swept once over the list, keeping every chunk that stays
-/// interesting. Unlike ddmin, a sweep never asks again about a chunk that
-/// failed at this size, so a long list of mostly needed instances (the
-/// declarations of a preprocessed header) costs about one test per chunk.
-///
-/// Backward sweeps (the default) meet uses before the declarations they
-/// use, so removing a user lets its declaration go later in the same sweep.
-/// Passes that sort their instances by size sweep forward, largest first.
-void reduceWithChanges(Session &S, const std::vector<Change> &Changes, bool Forward) {
-  const std::size_t N = Changes.size();
-  if (N == 0 || S.interrupted())
-    return;
-  const std::string Base = S.best();
-  std::vector<char> Applied(N, 0);
-  // A configuration here is the set of changes to apply, in list order, so
-  // that an outer change (a namespace) wins over an inner one (its member).
-  auto Materialize = [&](const Config &Apply) {
-    std::vector<const Change *> Ptrs;
-    Ptrs.reserve(Apply.size());
-    for (std::size_t I : Apply)
-      Ptrs.push_back(&Changes[I]);
-    return applyChanges(Base, Ptrs);
-  };
-  auto E = S.evaluator(Materialize);
-  using Range = std::pair<std::size_t, std::size_t>;
-  auto WithRange = [&](Range R) {
-    Config C;
-    for (std::size_t I = 0; I < N; ++I)
-      if (Applied[I] || (I >= R.first && I < R.second))
-        C.push_back(I);
-    return C;
-  };
-  for (std::size_t Chunk = N; Chunk > 0 && !S.interrupted();
-       Chunk = Chunk == 1 ? 0 : (Chunk + 1) / 2) {
-    // The chunks of this size, in sweep order, that still hold a change not
-    // applied yet.
-    std::vector<Range> Ranges;
-    for (std::size_t K = 0; K * Chunk < N; ++K) {
-      Range R = Forward ? Range{K * Chunk, std::min(N, (K + 1) * Chunk)}
-                        : Range{N - std::min(N, (K + 1) * Chunk), N - K * Chunk};
-      Ranges.push_back(R);
-    }
-    // Ranges are disjoint, so applying one leaves the later ones as they are.
-    std::vector<Range> Todo;
-    for (Range R : Ranges)
-      if (std::any_of(Applied.begin() + R.first, Applied.begin() + R.second,
-                      [](char A) { return !A; }))
-        Todo.push_back(R);
-    for (std::size_t From = 0; From < Todo.size() && !S.interrupted();) {
-      std::optional<std::size_t> Hit = E->firstMatch([&](std::size_t K) -> std::optional<Probe> {
-        if (From + K >= Todo.size())
-          return std::nullopt;
-        return Probe{WithRange(Todo[From + K]), Outcome::Fail};
-      });
-      if (!Hit)
-        break;
-      Range R = Todo[From + *Hit];
-      std::fill(Applied.begin() + R.first, Applied.begin() + R.second, 1);
-      From += *Hit + 1;
-    }
-  }
-}
-
-} // namespace
-
-int runReduce(const ReduceOptions &O) {
-  std::vector<const Transformation *> Passes;
-  if (O.Passes.empty()) {
-    Passes = allTransformations();
-  } else {
-    for (const std::string &Name : O.Passes) {
-      const Transformation *T = findTransformation(Name);
-      if (!T) {
-        std::fprintf(stderr, "sleuth reduce: unknown pass '%s' (see --list-passes)\n",
-                     Name.c_str());
-        return ExitUsage;
-      }
-      Passes.push_back(T);
-    }
-  }
-  std::vector<const Transformation *> AstPasses;
-  for (const Transformation *T : Passes)
-    if (T->needsAST())
-      AstPasses.push_back(T);
-
-  Session S(O.Session);
-  TestRunner::installSignalHandlers();
-  if (int RC = S.start())
-    return RC;
-
-  // One parse per distinct text serves every AST pass.
-  std::uint64_t ParsedHash = 0;
-  std::vector<std::vector<Change>> Parsed;
-  bool WarnedParse = false;
-  auto Instances = [&](const Transformation *T) -> std::vector<Change> {
-    if (!T->needsAST())
-      return collectInstances(*T, S.best(), O.Lang);
-    std::uint64_t H = contentHash(S.best());
-    if (H != ParsedHash || Parsed.empty()) {
-      ParsedHash = H;
-      double Limit = std::max(60.0, O.Session.TimeoutSeconds);
-      if (!collectInstancesIsolated(AstPasses, S.best(), O.Lang, Limit, Parsed)) {
-        Parsed.assign(AstPasses.size(), {});
-        if (!WarnedParse && !S.interrupted())
-          S.note("clang could not parse this version (it crashed or timed "
-                 "out); continuing with lexical passes");
-        WarnedParse = true;
-      }
-    }
-    auto It = std::find(AstPasses.begin(), AstPasses.end(), T);
-    return Parsed[It - AstPasses.begin()];
-  };
-
-  // Only the changes that lie in the main file of a preprocessed file: the
-  // bytes outside every #included region.
-  auto InMainFile = [&](std::vector<Change> Changes) {
-    std::vector<Token> Tokens = lexC(S.best(), O.Lang.CPlusPlus);
-    SourceUnit U{S.best(), Tokens, O.Lang.CPlusPlus};
-    std::vector<std::pair<std::size_t, std::size_t>> Regions = includedFileRegions(U);
-    const std::size_t Bytes = S.best().size();
-    std::vector<long> Delta(Bytes + 1, 0);
-    for (auto [B, E] : Regions) {
-      ++Delta[B];
-      --Delta[E];
-    }
-    // Before[I]: how many of the bytes before I lie in an included region.
-    std::vector<std::size_t> Before(Bytes + 1, 0);
-    long Depth = 0;
-    for (std::size_t I = 0; I < Bytes; ++I) {
-      Depth += Delta[I];
-      Before[I + 1] = Before[I] + (Depth > 0);
-    }
-    std::erase_if(Changes, [&](const Change &C) {
-      for (const Edit &E : C.Edits) {
-        std::size_t B = std::min(E.Offset, Bytes);
-        std::size_t End = std::min(std::max(E.Offset + E.Length, E.Offset + 1), Bytes);
-        if (Before[End] != Before[B])
-          return true;
-      }
-      return false;
-    });
-    return Changes;
-  };
-
-  std::map<const Transformation *, std::size_t> Gain;
-  // Runs the passes of levels 0..Last, coarse levels first, each set of
-  // levels to a fixpoint.
-  auto RunLevels = [&](unsigned Last, bool MainFileOnly) {
-    for (unsigned MaxLevel = Declarations; MaxLevel <= Last; ++MaxLevel) {
-      for (;;) {
-        if (S.interrupted())
-          break;
-        Size RoundStart = S.bestSize();
-        // Coarse levels first; within a level, the passes that removed the
-        // most last time go first.
-        std::vector<const Transformation *> Order;
-        for (const Transformation *T : Passes)
-          if (T->level() <= MaxLevel)
-            Order.push_back(T);
-        std::stable_sort(Order.begin(), Order.end(),
-                         [&](const Transformation *A, const Transformation *B) {
-                           if (A->level() != B->level())
-                             return A->level() < B->level();
-                           return Gain[A] > Gain[B];
-                         });
-        for (const Transformation *T : Order) {
-          if (S.interrupted())
-            break;
-          S.setPass(T->name());
-          std::size_t Before = S.bestSize().Tokens, Tests = S.runner().testsRun();
-          double Began = monotonicSeconds();
-          std::vector<Change> Changes = Instances(T);
-          if (MainFileOnly)
-            Changes = InMainFile(std::move(Changes));
-          double Collected = monotonicSeconds();
-          reduceWithChanges(S, Changes, T->largestFirst());
-          Gain[T] = Before - S.bestSize().Tokens;
-          if (O.Session.Verbose) {
-            char Msg[256];
-            std::snprintf(Msg, sizeof Msg,
-                          "%spass %s: %zu instances (%.1f s to find), %zu tests, -%zu tokens, "
-                          "%.1f s",
-                          MainFileOnly ? "main file: " : "", T->name(), Changes.size(),
-                          Collected - Began, S.runner().testsRun() - Tests, Gain[T],
-                          monotonicSeconds() - Began);
-            S.note(Msg);
-          }
-        }
-        if (!(S.bestSize() < RoundStart))
-          break;
-      }
-    }
-  };
-
-  // In a preprocessed file the crash is almost always in the main file, and
-  // the headers are there only for its sake: while the main file uses them
-  // nearly every header is needed, and each test compiles all of them. So
-  // the main file's own code is reduced first (declarations, statements,
-  // expressions); then most headers go in a few large chunks.
-  {
-    std::vector<Token> Tokens = lexC(S.best(), O.Lang.CPlusPlus);
-    std::vector<std::pair<std::size_t, std::size_t>> Regions =
-        includedFileRegions(SourceUnit{S.best(), Tokens, O.Lang.CPlusPlus});
-    if (!Regions.empty()) {
-      const Transformation *RemoveIncluded = findTransformation("remove-included-file");
-      if (std::find(Passes.begin(), Passes.end(), RemoveIncluded) != Passes.end()) {
-        // A crash on invalid code may not need the headers at all: one test
-        // without any of them settles it.
-        std::sort(Regions.begin(), Regions.end(), [](auto A, auto B) {
-          return A.first != B.first ? A.first < B.first : A.second > B.second;
-        });
-        Change AllHeaders;
-        std::size_t End = 0;
-        for (auto [B, E] : Regions)
-          if (B >= End) { // Outermost regions only; nested ones lie inside.
-            AllHeaders.Edits.push_back({B, E - B, ""});
-            End = E;
-          }
-        S.setPass(RemoveIncluded->name());
-        reduceWithChanges(S, {AllHeaders}, true);
-      }
-      RunLevels(Expressions, /*MainFileOnly=*/true);
-    }
-  }
-  Gain.clear(); // What paid off in the main file says little about the rest.
-  RunLevels(Lexical, /*MainFileOnly=*/false);
-  return S.finish();
 }
 
 //===----------------------------------------------------------------------===//

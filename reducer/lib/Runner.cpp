@@ -1,5 +1,6 @@
 //===- Runner.cpp - Running the interestingness test ----------------------===//
 #include "Runner.h"
+#include "FileSet.h"
 
 #include "llvm/Support/xxhash.h"
 
@@ -97,11 +98,23 @@ bool TestRunner::launch(Slot &S, unsigned SlotNo, const std::string &Content, st
   std::error_code EC;
   fs::remove_all(Dir, EC);
   fs::create_directories(Dir, EC);
-  {
+  if (Opts.FilePaths.empty()) {
     std::ofstream Out(Dir / Opts.FileName, std::ios::binary);
     Out << Content;
     if (!Out)
       return false;
+  } else {
+    std::vector<std::string> Texts;
+    if (!decodeFiles(Content, Texts) || Texts.size() != Opts.FilePaths.size())
+      return false;
+    for (std::size_t F = 0; F < Texts.size(); ++F) {
+      fs::path Path = Dir / Opts.FilePaths[F];
+      fs::create_directories(Path.parent_path(), EC);
+      std::ofstream Out(Path, std::ios::binary);
+      Out << Texts[F];
+      if (!Out)
+        return false;
+    }
   }
   posix_spawn_file_actions_t FA;
   posix_spawn_file_actions_init(&FA);

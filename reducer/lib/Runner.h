@@ -44,6 +44,9 @@ struct RunnerOptions {
   /// Shell commands (`/bin/sh -c`) every candidate must also pass with exit 0,
   /// run like the script in a scratch directory that holds the candidate.
   std::vector<std::string> ValidityCommands;
+  /// Several files: each candidate is a bundle (encodeFiles) of their texts,
+  /// written under these paths relative to the scratch directory.
+  std::vector<std::string> FilePaths;
 };
 
 class TestRunner {

@@ -282,7 +282,8 @@ TEST(CliTest, DirectoryAsFileIsAUsageError) {
   writeFile(D / "t.sh", "#!/bin/sh\nexit 0\n", true);
   std::filesystem::create_directory(D / "dir");
   writeFile(D / "a.txt", "a\n");
-  for (const char *Args : {"reduce ./t.sh dir", "ddmin ./t.sh dir", "dd ./t.sh a.txt dir"}) {
+  for (const char *Args :
+       {"reduce --apply-pass lines dir", "ddmin ./t.sh dir", "dd ./t.sh a.txt dir"}) {
     std::string Command = std::string(Args).substr(0, std::string(Args).find(' '));
     Result R = cli(D, Args);
     EXPECT_EQ(R.Exit, 2) << Args;

@@ -1,5 +1,6 @@
 // The test runner: scratch directories, the cache, timeouts, parallel jobs
 // and stopping on SIGINT.
+#include "FileSet.h"
 #include "Runner.h"
 #include "TestUtil.h"
 
@@ -16,7 +17,7 @@ namespace {
 TestRunner makeRunner(const TempDir &D, const std::string &Script, unsigned Jobs = 1,
                       double Timeout = 10) {
   writeFile(D / "test.sh", "#!/bin/sh\n" + Script, true);
-  return TestRunner({D / "test.sh", "prog.c", Jobs, Timeout, {}});
+  return TestRunner({D / "test.sh", "prog.c", Jobs, Timeout, {}, {}});
 }
 
 } // namespace
@@ -30,6 +31,23 @@ TEST(RunnerTest, RunsScriptBesideTheCandidate) {
   RunResult No = R.run("nothing");
   EXPECT_FALSE(No.interesting());
   EXPECT_EQ(No.ExitCode, 1);
+}
+
+TEST(RunnerTest, WritesEveryFileOfABundleUnderItsPath) {
+  TempDir D;
+  writeFile(D / "test.sh",
+            "#!/bin/sh\ngrep -qx 'int a;' inc/a.h && grep -qx '#include \"../inc/a.h\"' "
+            "src/b.cpp && test ! -s empty.h && test -f empty.h\n",
+            true);
+  RunnerOptions O{D / "test.sh", "unused.c", 1, 10, {}, {}};
+  O.FilePaths = {"inc/a.h", "src/b.cpp", "empty.h"};
+  TestRunner R(O);
+  std::string Err;
+  ASSERT_TRUE(R.prepare(Err)) << Err;
+  EXPECT_TRUE(R.run(encodeFiles({"int a;\n", "#include \"../inc/a.h\"\n", ""})).interesting());
+  EXPECT_FALSE(R.run(encodeFiles({"int b;\n", "#include \"../inc/a.h\"\n", ""})).interesting());
+  // Not a bundle of three files: nothing to run, so not interesting.
+  EXPECT_FALSE(R.run(encodeFiles({"int a;\n", "#include \"../inc/a.h\"\n"})).interesting());
 }
 
 TEST(RunnerTest, CachesByContent) {

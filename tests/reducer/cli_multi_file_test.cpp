@@ -1,0 +1,222 @@
+// End-to-end runs of `reduce` on several files through sleuth_reduce_cli: a
+// scripted compiler whose crash needs two files, a directory as the
+// argument, Ctrl-C in the middle, includes seen by the parse, bad input.
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/wait.h>
+
+using namespace sleuth::reducer::testing;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The scripted compiler: "crashes" (exit 0) while the header declares the
+/// marker and the source, which includes the header, uses it. Neither file
+/// alone is enough, so inlining the header is not either.
+std::string twoFileCrashScript(const std::string &Header, const std::string &Source,
+                               const std::string &Include, const char *Delay = "") {
+  return std::string("#!/bin/sh\n") + Delay + "grep -q 'int crash_marker' " + Header +
+         " && grep -q '^#include \"" + Include + "\"' " + Source +
+         " && grep -q 'use(crash_marker' " + Source + "\n";
+}
+
+const char *const Header = R"(#pragma once
+struct point { int x; int y; };
+int crash_marker = 3;
+static inline int square(int v) { return v * v; }
+int unrelated(int a, int b);
+)";
+
+const char *const Source = R"(#include "a.h"
+#include "b.h"
+int use(int v) { return v + 1; }
+int distance(point a, point b) {
+  int dx = a.x - b.x;
+  return square(dx) + unrelated(dx, dx);
+}
+int main() {
+  point p{1, 2};
+  return use(crash_marker) + distance(p, p);
+}
+)";
+
+const char *const OtherHeader = "int helper(int a, int b);\nint helper2(int a);\n";
+const char *const OtherSource = "#include \"b.h\"\nint helper(int a, int b) { return a * b; }\n";
+
+std::size_t totalSize(const TempDir &D, const std::vector<std::string> &Files) {
+  std::size_t N = 0;
+  for (const std::string &F : Files)
+    N += readFile(D / F).size();
+  return N;
+}
+
+void writeProject(const TempDir &D) {
+  writeFile(D / "a.h", Header);
+  writeFile(D / "b.h", OtherHeader);
+  writeFile(D / "main.cpp", Source);
+  writeFile(D / "other.cpp", OtherSource);
+}
+
+} // namespace
+
+TEST(CliMultiFileTest, ReducesAFailureThatNeedsTwoFiles) {
+  TempDir D;
+  writeProject(D);
+  writeFile(D / "crash.sh", twoFileCrashScript("a.h", "main.cpp", "a.h"), true);
+  std::vector<std::string> Files = {"a.h", "b.h", "main.cpp", "other.cpp"};
+  CliResult R = cli(D, "reduce ./crash.sh a.h b.h main.cpp other.cpp --jobs 2 --timeout 10");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Err.find("done: "), std::string::npos) << R.Err;
+  // Still interesting, and much smaller.
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
+  EXPECT_LT(totalSize(D, Files) * 4,
+            totalSize(D, {"a.h.orig", "b.h.orig", "main.cpp.orig", "other.cpp.orig"}));
+  EXPECT_EQ(readFile(D / "a.h.orig"), Header);
+  EXPECT_EQ(readFile(D / "b.h.orig"), OtherHeader);
+  EXPECT_EQ(readFile(D / "main.cpp.orig"), Source);
+  EXPECT_EQ(readFile(D / "other.cpp.orig"), OtherSource);
+  // The files the failure does not need are emptied, not deleted.
+  EXPECT_EQ(readFile(D / "b.h"), "");
+  EXPECT_EQ(readFile(D / "other.cpp"), "");
+  EXPECT_LT(readFile(D / "a.h").size(), 30u) << readFile(D / "a.h");
+  EXPECT_LT(readFile(D / "main.cpp").size(), 40u) << readFile(D / "main.cpp");
+  for (auto &E : fs::directory_iterator(D.Path))
+    EXPECT_EQ(E.path().string().find("sleuth-tmp"), std::string::npos);
+}
+
+TEST(CliMultiFileTest, KeepsAnExistingOrigOfEachFile) {
+  TempDir D;
+  writeProject(D);
+  writeFile(D / "a.h.orig", "the true original\n");
+  writeFile(D / "crash.sh", twoFileCrashScript("a.h", "main.cpp", "a.h"), true);
+  CliResult R = cli(D, "reduce ./crash.sh a.h main.cpp --jobs 2 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(readFile(D / "a.h.orig"), "the true original\n");
+  EXPECT_EQ(readFile(D / "main.cpp.orig"), Source);
+  EXPECT_NE(R.Err.find("keeping the existing 'a.h.orig'"), std::string::npos) << R.Err;
+}
+
+TEST(CliMultiFileTest, ReducesEverySourceUnderADirectory) {
+  TempDir D;
+  fs::create_directories(D / "proj/include");
+  fs::create_directories(D / "proj/src");
+  writeFile(D / "proj/include/a.h", Header);
+  writeFile(D / "proj/src/main.cpp", std::string("#include \"../include/a.h\"\n") +
+                                         (Source + std::strlen("#include \"a.h\"\n")));
+  writeFile(D / "proj/src/b.h", OtherHeader);
+  writeFile(D / "proj/README.txt", "not a source\n");
+  writeFile(D / "crash.sh",
+            twoFileCrashScript("proj/include/a.h", "proj/src/main.cpp", "../include/a.h"), true);
+  CliResult R = cli(D, "reduce ./crash.sh proj --jobs 2 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
+  EXPECT_EQ(readFile(D / "proj/include/a.h.orig"), Header);
+  EXPECT_TRUE(fs::exists(D / "proj/src/main.cpp.orig"));
+  EXPECT_EQ(readFile(D / "proj/src/b.h"), ""); // main.cpp no longer includes it.
+  EXPECT_EQ(readFile(D / "proj/README.txt"), "not a source\n");
+  EXPECT_FALSE(fs::exists(D / "proj/README.txt.orig"));
+}
+
+TEST(CliMultiFileTest, CtrlCKeepsEveryFileWhole) {
+  TempDir D;
+  writeProject(D);
+  // Slow tests, one at a time, so that the reduction is still running when SIGINT comes.
+  writeFile(D / "crash.sh", twoFileCrashScript("a.h", "main.cpp", "a.h", "sleep 0.1\n"), true);
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    chdir(D.Path.c_str());
+    int Null = open("/dev/null", O_WRONLY);
+    dup2(Null, 2);
+    execl(SLEUTH_REDUCE_CLI, SLEUTH_REDUCE_CLI, "reduce", "./crash.sh", "a.h", "b.h", "main.cpp",
+          "other.cpp", "--jobs", "1", "--original-runs", "1", nullptr);
+    _exit(127);
+  }
+  // Interrupt as soon as a first reduction has been written back (the whole
+  // run takes over a hundred tests of 0.1 s each).
+  std::vector<std::string> Files = {"a.h", "b.h", "main.cpp", "other.cpp"};
+  const std::size_t OriginalSize = std::strlen(Header) + std::strlen(OtherHeader) +
+                                   std::strlen(Source) + std::strlen(OtherSource);
+  for (int Waited = 0; Waited < 600 && totalSize(D, Files) == OriginalSize; ++Waited)
+    usleep(50000);
+  usleep(200000);
+  kill(Pid, SIGINT);
+  int Status;
+  waitpid(Pid, &Status, 0);
+  ASSERT_TRUE(WIFEXITED(Status));
+  EXPECT_EQ(WEXITSTATUS(Status), 130);
+  // Every file is whole: together they are the original or a best set, which
+  // the test still finds interesting; the originals are in .orig.
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
+  EXPECT_EQ(readFile(D / "a.h.orig"), Header);
+  EXPECT_EQ(readFile(D / "b.h.orig"), OtherHeader);
+  EXPECT_EQ(readFile(D / "main.cpp.orig"), Source);
+  EXPECT_EQ(readFile(D / "other.cpp.orig"), OtherSource);
+  EXPECT_LT(totalSize(D, Files), OriginalSize);
+  for (auto &E : fs::directory_iterator(D.Path))
+    EXPECT_EQ(E.path().string().find("sleuth-tmp"), std::string::npos);
+}
+
+TEST(CliMultiFileTest, TheParseOfAFileSeesTheOthers) {
+  // The braces of make() come from macros of inc/a.h, so an AST pass finds
+  // its statements only if the parse of main.cpp finds the header: through
+  // the base directory, or --include-dir.
+  const char *const Macros = "#define BEGIN {\n#define END }\n";
+  for (const char *Include : {"inc/a.h", "a.h"}) {
+    TempDir D;
+    fs::create_directories(D / "inc");
+    fs::create_directories(D / "src");
+    writeFile(D / "inc/a.h", Macros);
+    writeFile(D / "src/main.cpp", std::string("#include \"") + Include +
+                                      "\"\nint make() BEGIN\n  int b = 0;\n  b = 1;\n"
+                                      "  b += 2;\n  return b;\nEND\n");
+    writeFile(D / "t.sh",
+              "#!/bin/sh\ngrep -q BEGIN inc/a.h && grep -q 'int b = 0;' src/main.cpp && "
+              "grep -q 'return b;' src/main.cpp\n",
+              true);
+    std::string Args = "reduce ./t.sh inc/a.h src/main.cpp --passes remove-stmt --original-runs 1";
+    if (std::string(Include) == "a.h")
+      Args += " --include-dir inc";
+    CliResult R = cli(D, Args);
+    ASSERT_EQ(R.Exit, 0) << R.Err;
+    EXPECT_EQ(readFile(D / "src/main.cpp").find("b = 1"), std::string::npos)
+        << Include << ":\n"
+        << readFile(D / "src/main.cpp");
+    EXPECT_EQ(readFile(D / "src/main.cpp").find("b += 2"), std::string::npos);
+  }
+}
+
+TEST(CliMultiFileTest, BadInputIsOneLineAndAUsageError) {
+  TempDir D, Elsewhere;
+  writeProject(D);
+  writeFile(Elsewhere / "x.h", "int x;\n");
+  writeFile(D / "t.sh", "#!/bin/sh\nexit 0\n", true);
+  CliResult R = cli(D, "reduce ./t.sh a.h '" + (Elsewhere / "x.h") + "'");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "sleuth reduce: '" + (Elsewhere / "x.h") +
+                       "' is outside the current directory, the base of the files' copies; "
+                       "run from a directory that holds every FILE\n");
+  R = cli(D, "reduce ./t.sh a.h '" + Elsewhere.Path + "'"); // A directory: named itself.
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "sleuth reduce: '" + Elsewhere.Path +
+                       "' is outside the current directory, the base of the files' copies; "
+                       "run from a directory that holds every FILE\n");
+  fs::create_directory(D / "empty");
+  R = cli(D, "reduce ./t.sh a.h empty");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "sleuth reduce: no C/C++ sources or headers under 'empty'\n");
+  R = cli(D, "reduce ./t.sh a.h main.cpp --include-dir nowhere");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "sleuth reduce: --include-dir 'nowhere' is not a directory\n");
+  R = cli(D, "reduce ./t.sh a.h missing.cpp");
+  EXPECT_EQ(R.Exit, 1);
+  EXPECT_NE(R.Err.find("cannot read 'missing.cpp'"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(D / "a.h"), Header);
+  EXPECT_FALSE(fs::exists(D / "a.h.orig"));
+}

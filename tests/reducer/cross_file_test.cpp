@@ -1,0 +1,131 @@
+// The pieces of multi-file reduction: the runner's bundle of files, include
+// resolution within the set, changes of several files, and each cross-file
+// transformation with its input and output side by side.
+#include "FileSet.h"
+
+#include <gtest/gtest.h>
+
+using namespace sleuth::reducer;
+
+namespace {
+
+FileSet set(std::vector<std::string> Paths, std::vector<std::string> Texts,
+            std::vector<std::string> IncludeDirs = {}) {
+  return FileSet{std::move(Paths), std::move(Texts), std::move(IncludeDirs)};
+}
+
+std::vector<SetChange> instances(const char *Pass, const FileSet &Set) {
+  const CrossFileTransformation *T = findCrossFileTransformation(Pass);
+  EXPECT_NE(T, nullptr) << Pass;
+  std::vector<SetChange> Out;
+  if (T)
+    T->collect(Set, Out);
+  return Out;
+}
+
+/// The texts after applying instance N (1-based) of Pass to Set.
+std::vector<std::string> apply(const char *Pass, const FileSet &Set, std::size_t N = 1) {
+  std::vector<SetChange> I = instances(Pass, Set);
+  if (N == 0 || N > I.size())
+    return {"<no instance " + std::to_string(N) + " of " + std::to_string(I.size()) + ">"};
+  return applySetChanges(Set.Texts, {&I[N - 1]});
+}
+
+} // namespace
+
+TEST(FileBundle, RoundTripsAnyTexts) {
+  std::vector<std::string> Texts = {"int a;\n", "", std::string("x\0y\n12\n", 7), "7\n"};
+  std::string Bundle = encodeFiles(Texts);
+  std::vector<std::string> Back;
+  ASSERT_TRUE(decodeFiles(Bundle, Back));
+  EXPECT_EQ(Back, Texts);
+  // Two texts and one whose bytes run into the next differ.
+  EXPECT_NE(encodeFiles({"ab", "c"}), encodeFiles({"a", "bc"}));
+}
+
+TEST(FileBundle, RejectsWhatIsNotABundle) {
+  std::vector<std::string> Out;
+  EXPECT_FALSE(decodeFiles("int a;\n", Out));
+  EXPECT_FALSE(decodeFiles("5\nabc", Out)); // Shorter than its length.
+  EXPECT_FALSE(decodeFiles("\nabc", Out));
+  EXPECT_TRUE(decodeFiles("", Out));
+  EXPECT_TRUE(Out.empty());
+}
+
+TEST(QuotedIncludes, FindsQuotedIncludeLinesOnly) {
+  std::string Text = "#include <vector>\n"
+                     "  #  include \"a.h\" // note\n"
+                     "int x; // #include \"no.h\"\n"
+                     "#include \"sub/b.h\"";
+  std::vector<QuotedInclude> I = quotedIncludes(Text);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_EQ(I[0].Name, "a.h");
+  EXPECT_EQ(Text.substr(I[0].Begin, I[0].End - I[0].Begin), "  #  include \"a.h\" // note\n");
+  EXPECT_EQ(I[1].Name, "sub/b.h");
+  EXPECT_EQ(I[1].End, Text.size());
+}
+
+TEST(ResolveInclude, BesideTheIncluderThenBaseThenIncludeDirs) {
+  FileSet S =
+      set({"src/b.cpp", "src/a.h", "a.h", "inc/c.h", "inc/d.h"}, {"", "", "", "", ""}, {"inc"});
+  EXPECT_EQ(resolveInclude(S, 0, "a.h"), 1u);       // Beside src/b.cpp wins.
+  EXPECT_EQ(resolveInclude(S, 3, "a.h"), 2u);       // From inc/: the base directory.
+  EXPECT_EQ(resolveInclude(S, 0, "../a.h"), 2u);    // Normalized.
+  EXPECT_EQ(resolveInclude(S, 0, "c.h"), 3u);       // An include directory.
+  EXPECT_EQ(resolveInclude(S, 0, "inc/d.h"), 4u);   // Relative to the base.
+  EXPECT_EQ(resolveInclude(S, 0, "missing.h"), 5u); // None of the set.
+  S.IncludeDirs.clear();
+  EXPECT_EQ(resolveInclude(S, 0, "c.h"), 5u);
+}
+
+TEST(ApplySetChanges, AppliesAChangeWholeOrNotAtAll) {
+  std::vector<std::string> Texts = {"abcdef", "uvwxyz"};
+  SetChange Both{{{0, replaceRange(0, 2, "A")}, {1, replaceRange(4, 6)}}};
+  // Overlaps Both's part in file 1, so none of it applies, not even file 0's part.
+  SetChange Clash{{{0, replaceRange(3, 4, "D")}, {1, replaceRange(5, 6, "Z")}}};
+  SetChange Later{{{0, replaceRange(5, 6, "F")}}};
+  EXPECT_EQ(applySetChanges(Texts, {&Both, &Clash, &Later}),
+            (std::vector<std::string>{"AcdeF", "uvwx"}));
+  EXPECT_EQ(applySetChanges(Texts, {&Clash, &Both}),
+            (std::vector<std::string>{"abcDef", "uvwxyZ"}));
+  // A part outside its file, or in no file of the set, sinks the change.
+  SetChange Outside{{{0, replaceRange(0, 1)}, {1, replaceRange(3, 9)}}};
+  SetChange NoFile{{{2, replaceRange(0, 1)}}};
+  EXPECT_EQ(applySetChanges(Texts, {&Outside, &NoFile}), Texts);
+}
+
+TEST(CrossFilePasses, EmptyFileEmptiesOneFileAndKeepsIt) {
+  FileSet S = set({"a.h", "b.cpp", "c.h"}, {"int a;\n", "#include \"a.h\"\nint b;\n", ""});
+  EXPECT_EQ(instances("empty-file", S).size(), 2u); // c.h is empty already.
+  EXPECT_EQ(apply("empty-file", S, 1),
+            (std::vector<std::string>{"", "#include \"a.h\"\nint b;\n", ""}));
+  EXPECT_EQ(apply("empty-file", S, 2), (std::vector<std::string>{"int a;\n", "", ""}));
+}
+
+TEST(CrossFilePasses, RemoveIncludeRemovesOneIncludeLine) {
+  FileSet S = set({"a.h", "b.cpp"},
+                  {"#include \"c.h\"\nint a;\n", "#include <stdio.h>\n#include \"a.h\"\nint b;\n"});
+  EXPECT_EQ(instances("remove-include", S).size(), 2u);
+  EXPECT_EQ(apply("remove-include", S, 1), (std::vector<std::string>{"int a;\n", S.Texts[1]}));
+  EXPECT_EQ(apply("remove-include", S, 2),
+            (std::vector<std::string>{S.Texts[0], "#include <stdio.h>\nint b;\n"}));
+}
+
+TEST(CrossFilePasses, InlineHeaderMovesAHeaderIntoItsOnlyIncluder) {
+  FileSet S = set({"inc/a.h", "src/b.cpp"},
+                  {"struct A { int x; };", "int f();\n#include \"../inc/a.h\"\nA g();\n"});
+  ASSERT_EQ(instances("inline-header", S).size(), 1u);
+  EXPECT_EQ(apply("inline-header", S),
+            (std::vector<std::string>{"", "int f();\nstruct A { int x; };\nA g();\n"}));
+}
+
+TEST(CrossFilePasses, InlineHeaderLeavesSharedEmptyAndOutsideHeaders) {
+  // a.h has two includers; e.h is empty; x.h is not a file of the set.
+  FileSet S = set({"a.h", "b.cpp", "c.cpp", "e.h"},
+                  {"int a;\n", "#include \"a.h\"\n#include \"e.h\"\n#include \"x.h\"\n",
+                   "#include \"a.h\"\n", ""});
+  EXPECT_TRUE(instances("inline-header", S).empty());
+  // With one includer left, a.h can move.
+  S.Texts[2] = "";
+  EXPECT_EQ(instances("inline-header", S).size(), 1u);
+}
