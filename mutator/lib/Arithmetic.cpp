@@ -38,7 +38,8 @@ public:
     }
     for (BinaryOperatorKind K : Others) {
       std::string Text(BinaryOperator::getOpcodeStr(K));
-      C.add("aor", *S, Compound ? Text + "=" : Text);
+      C.addGuarded("aor", *S, Compound ? Text + "=" : Text, GuardKind::Expression,
+                   C.guardSpan(B->getSourceRange()), dependentOperands(B));
     }
     return true;
   }

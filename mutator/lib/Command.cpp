@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -38,6 +39,9 @@ options:
   -o, --output DIR        write mutant ID as DIR/mID/<FILE relative to --root> and the
                           manifest DIR/mutants.json; DIR must not exist or be empty
   --apply ID              print FILE's text with mutant ID applied
+  --schemata OUT          write one source OUT holding every mutant of FILE, mutant N
+                          chosen at run time by SLEUTH_MUTANT=N (unset or 0: the original),
+                          and its manifest OUT.json; mutants it cannot hold are counted
   --operators A,B,...     only these operators (default: all)
   --list-operators        list the operators with a one-line description
   --sample K              keep K mutants, chosen at random (repeatable with --seed)
@@ -141,7 +145,7 @@ bool writeFile(const std::string &Path, const std::string &Text, std::string &Er
 
 struct Options {
   std::vector<std::string> Files, CompilerArgs;
-  std::string Output, BuildDir, CheckCommand, Root = ".";
+  std::string Output, BuildDir, CheckCommand, Root = ".", Schemata;
   std::set<std::string> Operators;
   bool HaveCompilerArgs = false, List = false, Verbose = false;
   uint64_t Sample = 0, Seed = 1, Apply = 0;
@@ -256,6 +260,77 @@ int writeOutput(const Options &O, const std::vector<Mutant> &Mutants,
   return 0;
 }
 
+std::string absolutePath(const std::string &File) {
+  llvm::SmallString<256> Absolute(File);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, true);
+  return std::string(Absolute);
+}
+
+/// Path through a temporary file beside it and a rename.
+bool writeAtomically(const std::string &Path, const std::string &Text, std::string &Error) {
+  std::string Temporary = Path + ".partial-" + std::to_string(::getpid());
+  if (!writeFile(Temporary, Text, Error)) {
+    llvm::sys::fs::remove(Temporary);
+    return false;
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
+    llvm::sys::fs::remove(Temporary);
+    Error = Path + ": cannot write: " + EC.message();
+    return false;
+  }
+  return true;
+}
+
+/// --schemata OUT: the schemata source and OUT.json, which lists the mutants it holds (as
+/// mutants.json does) and those left out with the reason.
+int writeSchemata(const Options &O, std::vector<Mutant> &Mutants, const Unit &U) {
+  mutator::Schemata S = mutator::buildSchemata(U.Text, U.File, Mutants);
+  std::set<unsigned> Held(S.Included.begin(), S.Included.end());
+  nlohmann::ordered_json Included = nlohmann::ordered_json::array();
+  for (const Mutant &M : Mutants)
+    if (Held.count(M.Id)) {
+      nlohmann::ordered_json E = manifestEntry(M, M.File, 4);
+      E.erase("dir");
+      E["file"] = M.File;
+      Included.push_back(std::move(E));
+    }
+  nlohmann::ordered_json Excluded = nlohmann::ordered_json::array();
+  std::map<std::string, unsigned> Reasons;
+  for (const mutator::Schemata::LeftOut &L : S.Excluded) {
+    Excluded.push_back({{"id", L.Id}, {"reason", L.Reason}});
+    ++Reasons[L.Reason];
+  }
+  nlohmann::ordered_json Manifest = {{"version", 1},
+                                     {"file", U.File},
+                                     {"schemata", O.Schemata},
+                                     {"variable", std::string(mutator::SchemataVariable)},
+                                     {"prelude_lines", S.PreludeLines},
+                                     {"path", absolutePath(U.File)},
+                                     {"mutants", Included},
+                                     {"left_out", Excluded}};
+  std::string Error;
+  if (!writeAtomically(O.Schemata, S.Text, Error) ||
+      !writeAtomically(O.Schemata + ".json", Manifest.dump(1) + "\n", Error)) {
+    llvm::sys::fs::remove(O.Schemata);
+    return fail(Error);
+  }
+  llvm::errs() << "sleuth mutate: " << O.Schemata << ": " << S.Included.size() << " of "
+               << Mutants.size() << " mutants";
+  if (S.Excluded.empty())
+    llvm::errs() << "\n";
+  else {
+    llvm::errs() << "; left out:";
+    for (const auto &[Reason, Count] : Reasons)
+      llvm::errs() << " " << Count << " " << Reason << ";";
+    llvm::errs() << " (see " << O.Schemata << ".json)\n";
+  }
+  Mutants.erase(std::remove_if(Mutants.begin(), Mutants.end(),
+                               [&](const Mutant &M) { return !Held.count(M.Id); }),
+                Mutants.end());
+  return 0;
+}
+
 int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
   Done = false;
   for (int I = 1; I < Argc; ++I) {
@@ -292,9 +367,9 @@ int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
       A = A.substr(0, A.find('='));
       Inline = true;
     }
-    static const std::set<std::string> WithValue = {"-o",      "--output",        "-p",
-                                                    "--apply", "--operators",     "--sample",
-                                                    "--seed",  "--check-compile", "--root"};
+    static const std::set<std::string> WithValue = {
+        "-o",     "--output",        "-p",     "--apply",   "--operators", "--sample",
+        "--seed", "--check-compile", "--root", "--schemata"};
     if (WithValue.count(A)) {
       if (!Inline) {
         if (I + 1 >= Argc)
@@ -313,6 +388,8 @@ int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
         O.CheckCommand = Value;
       else if (A == "--root")
         O.Root = Value;
+      else if (A == "--schemata")
+        O.Schemata = Value;
       else if (A == "--apply")
         O.Apply = N, O.HaveApply = true;
       else if (A == "--sample")
@@ -346,6 +423,10 @@ int parseOptions(int Argc, const char **Argv, Options &O, bool &Done) {
     return usageError("no input file (see --help)");
   if (O.HaveApply && !O.Output.empty())
     return usageError("--apply prints to standard output: it does not go with -o");
+  if (!O.Schemata.empty() && (O.HaveApply || !O.Output.empty()))
+    return usageError("--schemata does not go with --apply or -o");
+  if (!O.Schemata.empty() && O.Files.size() != 1)
+    return usageError("--schemata takes one FILE (its guards read one switch)");
   return 0;
 }
 
@@ -443,6 +524,14 @@ int mutateMain(int Argc, const char **Argv) {
                  << " mutants dropped: --check-compile failed\n";
   }
 
+  if (!O.Schemata.empty()) {
+    if (absolutePath(O.Schemata) == absolutePath(Units.front().File))
+      return usageError("--schemata " + O.Schemata + ": would overwrite the input");
+    if (int Status = writeSchemata(O, Mutants, Units.front()))
+      return Status;
+    if (!O.List)
+      return 0;
+  }
   if (!O.Output.empty()) {
     if (int Status = writeOutput(O, Mutants, Units))
       return Status;

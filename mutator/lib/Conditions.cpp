@@ -42,7 +42,7 @@ private:
     // The written condition, without the implicit conversions Clang wraps around it.
     Expr *Written = Cond->IgnoreImplicit();
     if (auto S = C.span(Written->getSourceRange()))
-      C.add("neg", *S, "!(" + std::string(C.text(*S)) + ")");
+      C.addGuarded("neg", *S, "!(" + std::string(C.text(*S)) + ")", GuardKind::Condition, S);
   }
 };
 

@@ -14,7 +14,8 @@ public:
     if (!B->isLogicalOp())
       return true;
     if (auto S = C.token(B->getOperatorLoc()))
-      C.add("lcr", *S, B->getOpcode() == BO_LAnd ? "||" : "&&");
+      C.addGuarded("lcr", *S, B->getOpcode() == BO_LAnd ? "||" : "&&", GuardKind::Expression,
+                   C.guardSpan(B->getSourceRange()), dependentOperands(B));
     return true;
   }
 };

@@ -57,21 +57,12 @@ bool isMutationOperator(std::string_view Name) {
 //===----------------------------------------------------------------------===//
 
 std::optional<Span> BodyContext::span(SourceRange R) const {
-  SourceLocation B = R.getBegin(), E = R.getEnd();
   // Macro arguments too are left alone: their text may be expanded more than once, or not at
   // all, and the mutant's location would not be where the code runs.
-  if (B.isInvalid() || E.isInvalid() || !B.isFileID() || !E.isFileID())
+  if (R.getBegin().isInvalid() || R.getEnd().isInvalid() || !R.getBegin().isFileID() ||
+      !R.getEnd().isFileID())
     return std::nullopt;
-  CharSourceRange File =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
-  if (File.isInvalid())
-    return std::nullopt;
-  auto [BeginFile, BeginOffset] = SM.getDecomposedLoc(File.getBegin());
-  auto [EndFile, EndOffset] = SM.getDecomposedLoc(File.getEnd());
-  if (BeginFile != SM.getMainFileID() || EndFile != BeginFile || EndOffset < BeginOffset ||
-      EndOffset > Text.size())
-    return std::nullopt;
-  return Span{BeginOffset, EndOffset};
+  return guardSpan(R);
 }
 
 namespace {
@@ -99,7 +90,23 @@ bool hasDirective(std::string_view Text) {
 
 } // namespace
 
-void BodyContext::add(std::string_view Operator, Span S, std::string Replacement) {
+std::optional<Span> BodyContext::guardSpan(SourceRange R) const {
+  if (R.getBegin().isInvalid() || R.getEnd().isInvalid())
+    return std::nullopt;
+  CharSourceRange File =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ast.getLangOpts());
+  if (File.isInvalid())
+    return std::nullopt;
+  auto [BeginFile, BeginOffset] = SM.getDecomposedLoc(File.getBegin());
+  auto [EndFile, EndOffset] = SM.getDecomposedLoc(File.getEnd());
+  if (BeginFile != SM.getMainFileID() || EndFile != BeginFile || EndOffset < BeginOffset ||
+      EndOffset > Text.size())
+    return std::nullopt;
+  return Span{BeginOffset, EndOffset};
+}
+
+void BodyContext::addGuarded(std::string_view Operator, Span S, std::string Replacement,
+                             GuardKind Kind, std::optional<Span> Guard, const char *Unguardable) {
   std::string_view Original = text(S);
   if (Original == Replacement || hasDirective(Original))
     return;
@@ -122,6 +129,17 @@ void BodyContext::add(std::string_view Operator, Span S, std::string Replacement
   M.Column = SM.getSpellingColumnNumber(Begin);
   M.EndLine = SM.getSpellingLineNumber(End);
   M.Function = functionName();
+  M.Guard = Kind;
+  if (Guard && Guard->Begin <= S.Begin && S.End <= Guard->End && !hasDirective(text(*Guard))) {
+    M.GuardOffset = Guard->Begin;
+    M.GuardLength = Guard->End - Guard->Begin;
+  } else {
+    M.Unguardable = "its expression spans a macro expansion only in part";
+  }
+  if (ConstantContext)
+    M.Unguardable = ConstantContext;
+  else if (Unguardable)
+    M.Unguardable = Unguardable;
   Out.push_back(std::move(M));
 }
 

@@ -44,9 +44,24 @@ public:
   std::optional<Span> token(clang::SourceLocation Loc) const { return span({Loc, Loc}); }
   std::string_view text(Span S) const { return Text.substr(S.Begin, S.End - S.Begin); }
 
+  /// The text of R for a schemata guard: as span(), but R's ends may be macro expansions as
+  /// long as whole expansions lie inside it (`i < MAX`).
+  std::optional<Span> guardSpan(clang::SourceRange R) const;
+
   /// Records a mutant of operator Operator: S replaced by Replacement. Spaces are added where
   /// the replacement would otherwise lex together with its neighbours (`a-*p` -> `a/ *p`).
-  void add(std::string_view Operator, Span S, std::string Replacement);
+  /// The edit is its own schemata guard, an expression.
+  void add(std::string_view Operator, Span S, std::string Replacement) {
+    addGuarded(Operator, S, std::move(Replacement), GuardKind::Expression, S);
+  }
+  /// As add(), with the node a schemata guard selects on; without one (nullopt) the mutant
+  /// cannot be part of a schemata.
+  void addGuarded(std::string_view Operator, Span S, std::string Replacement, GuardKind Kind,
+                  std::optional<Span> Guard, const char *Unguardable = nullptr);
+
+  /// While set, why the code being walked cannot hold a schemata guard: it must stay a
+  /// constant (see BodyVisitor).
+  const char *ConstantContext = nullptr;
 
 private:
   std::string functionName() const;
@@ -77,6 +92,15 @@ void addConstantOperator(OperatorList &L);
 void addConditionOperator(OperatorList &L);
 void addStatementOperator(OperatorList &L);
 
+/// Why a binary operator's mutants cannot be guarded in a schemata, or null: with operands of
+/// a template's dependent types, an instantiation may lack the replacing operator, and one
+/// guard that does not compile would break the whole schemata.
+inline const char *dependentOperands(const clang::BinaryOperator *B) {
+  if (B->getLHS()->isTypeDependent() || B->getRHS()->isTypeDependent())
+    return "its operands have dependent types";
+  return nullptr;
+}
+
 /// Base of the operators' visitors: walks one function body and skips what must not be
 /// mutated. Constant expressions (case labels, `if constexpr`, array bounds, template
 /// arguments, `static_assert`) must stay constant; unevaluated operands have no behaviour to
@@ -95,7 +119,32 @@ public:
     auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(D);
     if (!V || llvm::isa<clang::ParmVarDecl>(V) || V->isConstexpr())
       return true;
-    return Base::TraverseDecl(D);
+    // Mutants here are valid one at a time, but a schemata guard would turn a constant into a
+    // run-time choice: C's static initializers must be constants, and C++'s const integers
+    // initialized by constants are themselves usable as array bounds or template arguments.
+    const char *Saved = C.ConstantContext;
+    const clang::LangOptions &LO = C.Ast.getLangOpts();
+    if (!LO.CPlusPlus && (V->isStaticLocal() || V->getTLSKind()))
+      C.ConstantContext = "in the initializer of a static variable";
+    else if (LO.CPlusPlus && V->getType().isConstQualified() &&
+             V->getType()->isIntegralOrEnumerationType())
+      C.ConstantContext = "in the initializer of a const integer";
+    bool Result = Base::TraverseDecl(D);
+    C.ConstantContext = Saved;
+    return Result;
+  }
+  bool TraverseInitListExpr(clang::InitListExpr *E,
+                            typename Base::DataRecursionQueue *Q = nullptr) {
+    // C89 wants constants in the initializer list of an automatic aggregate too.
+    const clang::LangOptions &LO = C.Ast.getLangOpts();
+    if (LO.CPlusPlus || LO.C99)
+      return Base::TraverseInitListExpr(E, Q);
+    const char *Saved = C.ConstantContext;
+    C.ConstantContext = "in a C89 initializer list";
+    // Without a queue the children are walked now, not after the context is restored.
+    bool Result = Base::TraverseInitListExpr(E, nullptr);
+    C.ConstantContext = Saved;
+    return Result;
   }
   bool TraverseTypeLoc(clang::TypeLoc) { return true; }
   bool TraverseTemplateArgumentLoc(const clang::TemplateArgumentLoc &) { return true; }

@@ -31,7 +31,8 @@ public:
     for (BinaryOperatorKind K : All) {
       if (K == B->getOpcode() || (EqualityOnly && !BinaryOperator::isEqualityOp(K)))
         continue;
-      C.add("ror", *S, std::string(BinaryOperator::getOpcodeStr(K)));
+      C.addGuarded("ror", *S, std::string(BinaryOperator::getOpcodeStr(K)), GuardKind::Expression,
+                   C.guardSpan(B->getSourceRange()), dependentOperands(B));
     }
     return true;
   }

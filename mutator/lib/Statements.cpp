@@ -70,7 +70,7 @@ private:
     if (!Semi || Semi->isNot(tok::semi))
       return;
     if (auto Sp = C.span({S->getBeginLoc(), Semi->getLocation()}))
-      C.add("sdl", *Sp, Replacement);
+      C.addGuarded("sdl", *Sp, Replacement, GuardKind::Statement, Sp);
   }
 
   std::set<const CompoundStmt *> ValueBlocks;

@@ -23,6 +23,13 @@ const std::vector<OperatorInfo> &mutationOperators();
 /// Whether Name is an operator's name.
 bool isMutationOperator(std::string_view Name);
 
+/// What a mutant-schemata guard wraps (see buildSchemata).
+enum class GuardKind {
+  Expression, ///< An expression whose value the edit changes: guarded by a conditional.
+  Condition,  ///< A condition (if, while, for, do, ?:): as Expression, in a boolean context.
+  Statement,  ///< A statement the edit deletes: guarded by an `if`.
+};
+
 /// One mutant: replace Length bytes at Offset of the file by Replacement.
 struct Mutant {
   unsigned Id = 0;   ///< 1-based; in source order, stable for the same file and arguments.
@@ -36,6 +43,14 @@ struct Mutant {
   std::size_t Length = 0;
   std::string Original;    ///< The replaced text.
   std::string Replacement; ///< What replaces it.
+  /// The smallest expression or statement that contains the edit and that a schemata guard
+  /// can select between original and mutant: bytes [GuardOffset, GuardOffset + GuardLength).
+  GuardKind Guard = GuardKind::Expression;
+  std::size_t GuardOffset = 0;
+  std::size_t GuardLength = 0;
+  /// Why no schemata can hold this mutant ("" if one can): the edit lies where only a
+  /// constant is allowed once the guard makes it a run-time choice.
+  std::string Unguardable;
 };
 
 struct MutateRequest {
@@ -59,5 +74,31 @@ MutateResult findMutants(const MutateRequest &Request);
 
 /// The text of Text with M applied.
 std::string applyMutant(std::string_view Text, const Mutant &M);
+
+/// Mutant schemata: one source holding many mutants of one file, each selected at run time.
+struct Schemata {
+  std::string Text;               ///< The schemata source.
+  std::vector<unsigned> Included; ///< Ids of the mutants it holds, ascending.
+  struct LeftOut {
+    unsigned Id = 0;
+    std::string Reason;
+  };
+  std::vector<LeftOut> Excluded; ///< Mutants it cannot hold, with the reason.
+  /// Lines before the file's first line: line L of the file is line L + PreludeLines of
+  /// the schemata (every guard is written on the lines of the code it guards).
+  unsigned PreludeLines = 0;
+};
+
+/// The name of the function the schemata calls to read the selected mutant.
+inline constexpr std::string_view SchemataSwitch = "__sleuth_mutant";
+/// The environment variable that selects the mutant (unset or 0: the original program).
+inline constexpr std::string_view SchemataVariable = "SLEUTH_MUTANT";
+
+/// Writes Text (the file FileName, as findMutants parsed it) with every mutant of Mutants
+/// guarded by `__sleuth_mutant() == ID` (expressions) or `!= ID` (deleted statements).
+/// `__sleuth_mutant()` reads SLEUTH_MUTANT once; a prelude defines it, then `#line 1` names
+/// FileName so that diagnostics, __FILE__ and debug information point at the original.
+Schemata buildSchemata(std::string_view Text, std::string_view FileName,
+                       const std::vector<Mutant> &Mutants);
 
 } // namespace sleuth::mutator
