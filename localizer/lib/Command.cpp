@@ -2,6 +2,7 @@
 // rank, show.
 #include "sleuth/localizer/command.h"
 #include "sleuth/localizer/blockrank.h"
+#include "sleuth/localizer/mutation.h"
 #include "sleuth/localizer/views.h"
 
 #include "sleuth/slicer/dependences.h"
@@ -56,6 +57,12 @@ ranking:
   --list-formulas        print the formulas and exit
   --events KINDS         what is ranked: line (default), branch, edge,
                          dependence, or all; comma-separated
+  --mutants MANIFEST     rank lines by Metallaxis-FL: rerun tests against the
+                         mutants of `sleuth mutate --schemata OUT FILE` (MANIFEST
+                         is OUT.json; the suite's program is built from OUT)
+  --mutation-score NAME  metallaxis (default) or muse
+  --mutation-budget S    seconds for the mutant runs (default 300)
+  --mutation-passing N   passing tests run per mutant, a sample (default 20)
 
 views:
   --view VIEWS           list (default), table, source, or none;
@@ -88,6 +95,10 @@ struct Arguments {
   std::string Html, Json, Csv, Sarif;
   std::size_t SarifTop = 10;
   bool Help = false, ListFormulas = false;
+  std::string Mutants;
+  double MutationBudget = 300;
+  std::size_t MutationPassing = 20;
+  MutationTechnique MutationScore = MutationTechnique::Metallaxis;
 };
 
 std::vector<std::string> splitList(std::string_view Text) {
@@ -178,6 +189,25 @@ Arguments parseArguments(int Argc, const char **Argv) {
     } else if (Name == "-v" || Name == "--verbose") {
       NoValue();
       Args.Verbose = true;
+    } else if (Name == "--mutants") {
+      Args.Mutants = Value();
+    } else if (Name == "--mutation-budget") {
+      std::string V = Value();
+      char *End = nullptr;
+      Args.MutationBudget = std::strtod(V.c_str(), &End);
+      if (V.empty() || *End || !(Args.MutationBudget > 0))
+        throw UsageError{
+            fmt::format("--mutation-budget needs a positive number of seconds, not '{}'", V)};
+    } else if (Name == "--mutation-score") {
+      std::string V = Value();
+      if (V == "metallaxis")
+        Args.MutationScore = MutationTechnique::Metallaxis;
+      else if (V == "muse")
+        Args.MutationScore = MutationTechnique::Muse;
+      else
+        throw UsageError{fmt::format("--mutation-score needs metallaxis or muse, not '{}'", V)};
+    } else if (Name == "--mutation-passing") {
+      Args.MutationPassing = parseCount(Name, Value());
     } else if (Name == "--formula") {
       Args.Formula = Value();
       if (Args.Formula != "blockrank" && !findFormula(Args.Formula))
@@ -245,6 +275,15 @@ Arguments parseArguments(int Argc, const char **Argv) {
     throw UsageError{"give only one of --tests, --ctest, --from and --pass/--fail"};
   if (!Args.CtestRegex.empty() && Args.CtestDir.empty())
     throw UsageError{"--ctest-regex needs --ctest"};
+  if (!Args.Mutants.empty()) {
+    if (!Args.Pass.empty() || !Args.Fail.empty())
+      throw UsageError{"--mutants reruns the tests: give --tests, --ctest or --from"};
+    if (Args.Formula == "blockrank")
+      throw UsageError{"--mutants ranks by Metallaxis-FL; --formula orders its budget and must "
+                       "be a spectrum formula"};
+    if (Args.Kinds.size() != 1 || Args.Kinds[0] != EventKind::Line)
+      throw UsageError{"--mutants ranks lines only (drop --events)"};
+  }
   if (Args.Formula == "blockrank" && (Args.Kinds.size() != 1 || Args.Kinds[0] != EventKind::Line))
     throw UsageError{"--formula blockrank ranks lines only (drop --events)"};
   return Args;
@@ -255,6 +294,18 @@ Arguments parseArguments(int Argc, const char **Argv) {
 int fail(const std::string &Message, int Code = 1) {
   std::fprintf(stderr, "sleuth localize: %s\n", Message.c_str());
   return Code;
+}
+
+/// What the mutant runs covered: the user judges the ranking by it.
+std::string describeMutationRuns(const MutationSummary &S, const MutationOptions &O) {
+  return fmt::format(
+      "sleuth localize: {}: ran {} of {} mutants on the lines failing tests executed "
+      "({} of {} lines have a mutant run), {} test runs ({} passing: at most {} per mutant, "
+      "{:.1f} on average), {:.1f} s{}",
+      O.Technique == MutationTechnique::Muse ? "MUSE" : "Metallaxis-FL", S.Run, S.Available,
+      S.LinesScored, S.Lines, S.TestRuns, S.PassingRuns, O.PassingPerMutant,
+      S.Run ? double(S.PassingRuns) / double(S.Run) : 0.0, S.Seconds,
+      S.BudgetSpent ? fmt::format("; the budget of {:g} s ran out", O.Budget) : "");
 }
 
 bool emit(const std::string &Path, const std::string &Text, std::string &Error) {
@@ -291,6 +342,15 @@ int localizeMain(int Argc, const char **Argv) {
 
   // 1. The tests and their results.
   std::string Error;
+  SchemataManifest Manifest;
+  if (!Args.Mutants.empty() && !readSchemataManifest(Args.Mutants, Manifest, Error))
+    return fail(Error);
+  RunOptions Options;
+  Options.Jobs = Args.Jobs ? Args.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  Options.Timeout = Args.Timeout;
+  Options.Store = Args.From.empty() ? Args.Store : Args.From;
+  Options.Incremental = Args.Incremental;
+  Options.Verbose = Args.Verbose;
   std::vector<TestCase> Tests;
   std::vector<TestResult> Results;
   if (!Args.From.empty()) {
@@ -332,12 +392,6 @@ int localizeMain(int Argc, const char **Argv) {
     if (!Args.TestsFile.empty() ? !readTestsFile(Args.TestsFile, Tests, Error)
                                 : !listCtestTests(Args.CtestDir, Args.CtestRegex, Tests, Error))
       return fail(Error);
-    RunOptions Options;
-    Options.Jobs = Args.Jobs ? Args.Jobs : std::max(1u, std::thread::hardware_concurrency());
-    Options.Timeout = Args.Timeout;
-    Options.Store = Args.Store;
-    Options.Incremental = Args.Incremental;
-    Options.Verbose = Args.Verbose;
     if (!runSuite(Tests, Options, Results, Error))
       return fail(Error);
   }
@@ -346,13 +400,17 @@ int localizeMain(int Argc, const char **Argv) {
   Program Model;
   SuiteSpectra Suite;
   Suite.Model = &Model;
-  std::size_t WithCoverage = 0, WithDependences = 0;
+  std::size_t WithCoverage = 0, WithDependences = 0, FromSchemata = 0;
   std::vector<std::string> Uncovered;
   for (std::size_t I = 0; I < Tests.size(); ++I) {
     Spectrum S;
     if (!Results[I].Spectrum.empty()) {
       std::optional<CoverageFile> Cov = CoverageFile::load(Results[I].Spectrum, Error);
-      if (!Cov || !Model.merge(*Cov, Results[I].Spectrum, S, Error))
+      if (!Cov)
+        return fail(Error);
+      if (!Args.Mutants.empty() && mapSchemataCoverage(*Cov, Manifest))
+        ++FromSchemata;
+      if (!Model.merge(*Cov, Results[I].Spectrum, S, Error))
         return fail(Error);
       ++WithCoverage;
     } else {
@@ -391,10 +449,29 @@ int localizeMain(int Argc, const char **Argv) {
                  Uncovered.size(), Uncovered.size() == 1 ? "" : "s", Uncovered[0].c_str(),
                  Uncovered.size() > 1 ? ", ..." : "");
 
+  if (!Args.Mutants.empty() && FromSchemata == 0)
+    return fail(fmt::format("no coverage file names the schemata '{}': build the suite's program "
+                            "from it (SLEUTH_MODE=coverage sleuth cc {} ...)",
+                            Manifest.Schemata, Manifest.Schemata));
+
   // 3. Ranking.
   Report Rep;
   Rep.Suite = &Suite;
-  if (Args.Formula == "blockrank") {
+  if (!Args.Mutants.empty()) {
+    const EventKind LineKind[] = {EventKind::Line};
+    Ranking Order =
+        rankByFormula(Suite, observedEvents(Suite, LineKind), *findFormula(Args.Formula));
+    MutationOptions Mutation;
+    Mutation.Budget = Args.MutationBudget;
+    Mutation.PassingPerMutant = Args.MutationPassing;
+    Mutation.Run = Options;
+    Mutation.Order = &Order;
+    Mutation.Technique = Args.MutationScore;
+    MutationSummary Summary;
+    if (!rankByMutants(Tests, Results, Suite, Manifest, Mutation, Rep.Result, Summary, Error))
+      return fail(Error);
+    std::fprintf(stderr, "%s\n", describeMutationRuns(Summary, Mutation).c_str());
+  } else if (Args.Formula == "blockrank") {
     Rep.Result = rankByBlockRank(Suite);
   } else {
     std::vector<Event> Events = observedEvents(Suite, Args.Kinds);

@@ -798,7 +798,7 @@ bool runSuite(const std::vector<TestCase> &Tests, const RunOptions &Options,
   auto Report = [&](std::size_t I) {
     const TestResult &R = Results[I];
     ++Done;
-    if (!Options.Verbose && !R.failed())
+    if (Options.Quiet || (!Options.Verbose && !R.failed()))
       return;
     std::fprintf(stderr, "sleuth localize: [%zu/%zu] %-7s %s%s%s%s\n", Done, Tests.size(),
                  std::string(verdictName(R.Outcome)).c_str(), Tests[I].Name.c_str(),

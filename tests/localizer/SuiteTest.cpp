@@ -2,6 +2,8 @@
 // that leave hand-written coverage files where a coverage build would.
 #include "sleuth/localizer/suite.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,22 +16,7 @@ namespace {
 
 const std::string Fixtures = SLEUTH_LOCALIZER_FIXTURES;
 
-class SuiteTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    Dir = fs::temp_directory_path() /
-          ("sleuth-suite-test-" + std::to_string(::getpid()) + "-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(Dir);
-    fs::create_directories(Dir);
-  }
-  void TearDown() override { fs::remove_all(Dir); }
-  std::string write(const std::string &Name, const std::string &Text) {
-    std::ofstream(Dir / Name) << Text;
-    return (Dir / Name).string();
-  }
-  fs::path Dir;
-};
+using SuiteTest = test::ScratchDirTest;
 
 TEST_F(SuiteTest, ReadsTestsFile) {
   write("expected.txt", "abc\n");

@@ -3,6 +3,11 @@
 
 #include "sleuth/localizer/coverage.h"
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -24,5 +29,25 @@ inline CoverageFile linesOnly(const std::string &Path, unsigned LastLine,
     Cov.Lines.push_back({0, L, Executed.count(L) ? 1u : 0u});
   return Cov;
 }
+
+/// A fixture with a scratch directory of its own per test (named after the process and the
+/// test), removed after it.
+class ScratchDirTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = std::filesystem::temp_directory_path() /
+          ("sleuth-localizer-test-" + std::to_string(::getpid()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(Dir);
+    std::filesystem::create_directories(Dir);
+  }
+  void TearDown() override { std::filesystem::remove_all(Dir); }
+  /// Writes Text to Dir/Name; its path.
+  std::string write(const std::string &Name, const std::string &Text) {
+    std::ofstream(Dir / Name) << Text;
+    return (Dir / Name).string();
+  }
+  std::filesystem::path Dir;
+};
 
 } // namespace sleuth::localizer::test

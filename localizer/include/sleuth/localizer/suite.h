@@ -61,6 +61,7 @@ struct RunOptions {
   std::string Store;        ///< Directory of the spectra (created).
   bool Incremental = false; ///< Reuse results of tests whose inputs did not change.
   bool Verbose = false;     ///< One line per test on stderr (failures are always shown).
+  bool Quiet = false;       ///< No line at all (reruns against mutants).
 };
 
 /// Runs the tests and stores their spectra under Options.Store (layout in
