@@ -465,6 +465,15 @@ bool FunctionInstrumenter::callsSetjmp(const Stmt *S) {
   return false;
 }
 
+llvm::ArrayRef<StmtCorrespondence> FunctionInstrumenter::instances() {
+  if (!InstanceStatements) {
+    InstanceStatements.emplace();
+    for (const FunctionDecl *Instance : Instantiations::of(Ctx).instancesOf(Function))
+      InstanceStatements->emplace_back(Function, Instance);
+  }
+  return *InstanceStatements;
+}
+
 bool FunctionInstrumenter::run() {
   const Stmt *Body = Function->getBody();
   if (!Body || !isa<CompoundStmt>(Body))
@@ -768,13 +777,12 @@ void FunctionInstrumenter::computeControlDependences() {
   // by their source (a site whose statement has no pair is loose, as one the CFG lacks).
   const FunctionDecl *GraphFunction = Function;
   Stmt *GraphBody = Body;
-  std::optional<StmtCorrespondence> Same;
-  if (StmtCorrespondence::hasDependentRangeFor(Body))
-    if (auto Instances = Instantiations::of(Ctx).instancesOf(Function); !Instances.empty()) {
-      GraphFunction = Instances.front();
-      GraphBody = const_cast<Stmt *>(GraphFunction->getBody());
-      Same.emplace(Body, GraphBody);
-    }
+  const StmtCorrespondence *Same = nullptr;
+  if (StmtCorrespondence::hasDependentRangeFor(Body) && !instances().empty()) {
+    Same = &instances().front();
+    GraphFunction = Same->instance();
+    GraphBody = const_cast<Stmt *>(GraphFunction->getBody());
+  }
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
   std::unique_ptr<CFG> Graph = CFG::buildCFG(GraphFunction, GraphBody, &Ctx.Ast, Options);

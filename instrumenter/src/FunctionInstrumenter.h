@@ -9,6 +9,7 @@
 #pragma once
 
 #include "Context.h"
+#include "InstantiatedGraph.h"
 #include "LocalOrigins.h"
 #include "StaticOrigins.h"
 
@@ -22,6 +23,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace sleuth::instrumenter {
 
@@ -218,6 +220,10 @@ public:
   /// Csmith's `safe_math.h`). A call of it is a library call: no record waits for its entry.
   bool isLeftUninstrumented(const clang::FunctionDecl *F) const;
   static std::string displayName(const clang::FunctionDecl *F);
+  /// For a template pattern, its statements paired with those of each of its instantiations
+  /// in this unit (made on first use); empty for a function that is no pattern, or one never
+  /// instantiated here.
+  llvm::ArrayRef<StmtCorrespondence> instances();
 
 private:
   bool hasHiddenReturn(const clang::Stmt *S) const;
@@ -287,6 +293,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, unsigned> ProbesInside;
   llvm::DenseSet<const clang::Stmt *> Consumed;
   llvm::DenseSet<const clang::Stmt *> RecordedCalls;
+  std::optional<std::vector<StmtCorrespondence>> InstanceStatements;
 };
 
 } // namespace sleuth::instrumenter

@@ -8,9 +8,11 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-StmtCorrespondence::StmtCorrespondence(const Stmt *PatternBody, const Stmt *InstanceBody) {
-  Pattern.add(PatternBody);
-  Instance.add(InstanceBody);
+StmtCorrespondence::StmtCorrespondence(const FunctionDecl *PatternFunction,
+                                       const FunctionDecl *InstanceFunction)
+    : InstanceFunction(InstanceFunction) {
+  Pattern.add(PatternFunction->getBody());
+  Instance.add(InstanceFunction->getBody());
 }
 
 bool StmtCorrespondence::hasDependentRangeFor(const Stmt *Body) {

@@ -4,6 +4,7 @@
 // dependences of such a pattern are computed on an instantiation's CFG and mapped back.
 #pragma once
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -14,7 +15,9 @@ namespace sleuth::instrumenter {
 
 class StmtCorrespondence {
 public:
-  StmtCorrespondence(const clang::Stmt *PatternBody, const clang::Stmt *InstanceBody);
+  StmtCorrespondence(const clang::FunctionDecl *Pattern, const clang::FunctionDecl *Instance);
+
+  const clang::FunctionDecl *instance() const { return InstanceFunction; }
 
   /// True if Body holds a range-for whose implicit statements wait for the instantiation.
   static bool hasDependentRangeFor(const clang::Stmt *Body);
@@ -33,6 +36,7 @@ private:
     void add(const clang::Stmt *Body);
     const clang::Stmt *find(const clang::Stmt *S) const;
   };
+  const clang::FunctionDecl *InstanceFunction;
   Index Pattern, Instance;
 };
 

@@ -196,6 +196,33 @@ TEST_F(RangeForTest, DependentLoopsInTemplatesTestAndControlTheirBody) {
   EXPECT_TRUE(If && Variable && Body) << Text;
 }
 
+TEST_F(RangeForTest, BindingsOfADependentRangeAreWrittenAndRead) {
+  // The bindings of a map's elements, in a pattern: each is declared from the forwarded
+  // element, and the body reads them (before, `weight` was read by no probe).
+  std::string Text =
+      rewrite("#include <map>\n"
+              "#include <string>\n"
+              "template <class K, class V> V heaviest(const std::map<K, V> &m) {\n"
+              "  V best{};\n"
+              "  for (auto [key, weight] : m)\n"
+              "    if (weight > best)\n"
+              "      best = weight;\n"
+              "  return best;\n"
+              "}\n"
+              "int f(const std::map<std::string, int> &m) { return heaviest(m); }\n");
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("auto \\[key, weight\\] = static_cast<decltype\\((__sleuth_e[0-9_]+)\\) "
+                       "&&>\\(\\1\\);")))
+      << Text;
+  for (const char *Name : {"key", "weight"})
+    EXPECT_NE(Text.find("__builtin_addressof(" + std::string(Name) + "), sizeof(" + Name + "))"),
+              std::string::npos)
+        << Name << "\n"
+        << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("sleuth::rdc(?:_hot)?\\([^;]*, weight\\) > ")))
+      << Text;
+}
+
 TEST_F(RangeForTest, ADependentContainerIsReadByTheTest) {
   // `std::vector<T>` is a class in every instantiation: the test reads its object. A reference
   // variable is the element: the declaration stays as written.

@@ -180,6 +180,61 @@ TEST_F(RewriteTest, RangeForWithStructuredBindingsWritesEachName) {
   EXPECT_NE(Text.find("__builtin_addressof(v), sizeof(v))"), std::string::npos) << Text;
 }
 
+TEST_F(RewriteTest, ADecompositionByCopyWritesEachBinding) {
+  // `auto [a, b] = p;` copies p into an object the bindings name, unseen: each binding is a
+  // write after the declaration, the first taking the initializer's reads, the others reading
+  // p again. A bit-field's binding has no address; a declaration by reference names p itself.
+  std::string Text = rewrite("decomposition.cpp",
+                             "struct P { int a, b; };\n"
+                             "struct Flags { unsigned on : 1; unsigned level : 3; };\n"
+                             "int f(P p, Flags g) {\n"
+                             "  auto [a, b] = p;\n"
+                             "  auto [on, level] = g;\n"
+                             "  const auto &[c, d] = p;\n"
+                             "  return a * b + int(on) + c * d;\n"
+                             "}\n",
+                             {"-std=c++17"});
+  EXPECT_TRUE(std::regex_search(
+      Text, std::regex("auto \\[a, b\\] = [^;]*p\\); int __sleuth_d(\\d+) "
+                       "__attribute__\\(\\(unused\\)\\) = \\(\\(void\\)sleuth_decl\\(&__sleuth_tu, "
+                       "\\1u, [^;]*__builtin_addressof\\(a\\), sizeof\\(a\\)\\), 0\\); int "
+                       "__sleuth_d(\\d+) __attribute__\\(\\(unused\\)\\) = \\(sleuth_getc\\("
+                       "&__sleuth_tu, &__sleuth_rc\\[\\d+\\], \\2u, __builtin_addressof\\(p\\), "
+                       "sizeof\\(p\\)\\), \\(void\\)sleuth_decl\\(&__sleuth_tu, \\2u, [^;]*"
+                       "__builtin_addressof\\(b\\), sizeof\\(b\\)\\), 0\\);")))
+      << Text;
+  EXPECT_EQ(Text.find("__builtin_addressof(on)"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("__builtin_addressof(c)"), std::string::npos) << Text;
+}
+
+TEST_F(RewriteTest, BindingsInTemplatesAreReadWhereTheyHaveAnAddress) {
+  // In a pattern the bindings wait for the instantiation: each instantiation says whether one
+  // is a bit-field (no address); the others are written by the declaration (by copy) and read.
+  std::string Text = rewrite("template_bindings.cpp",
+                             "#include <utility>\n"
+                             "struct Flags { unsigned on : 1; unsigned level : 3; };\n"
+                             "template <class P> int product(P p) {\n"
+                             "  auto [a, b] = p;\n"
+                             "  return a * b;\n"
+                             "}\n"
+                             "template <class T> unsigned levels(const T &f) {\n"
+                             "  auto [on, level] = f;\n"
+                             "  return on ? level : 0u;\n"
+                             "}\n"
+                             "int main() {\n"
+                             "  Flags f{1, 3};\n"
+                             "  return product(std::pair<int, int>{2, 3}) + int(levels(f));\n"
+                             "}\n",
+                             {"-std=c++17"});
+  EXPECT_NE(Text.find("__builtin_addressof(a), sizeof(a))"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("__builtin_addressof(b), sizeof(b))"), std::string::npos) << Text;
+  EXPECT_TRUE(std::regex_search(Text, std::regex("return sleuth::rdc\\([^;]*, a\\) \\* "
+                                                 "sleuth::rdc\\([^;]*, b\\);")))
+      << Text;
+  EXPECT_EQ(Text.find("__builtin_addressof(on)"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("return on ? level : 0u;"), std::string::npos) << Text;
+}
+
 TEST_F(RewriteTest, LambdasReadWhatTheyCaptureByCopy) {
   // The closure copies `offset` and `p` when it is created: they are read by a node of the
   // closure's own (sleuth::made), which what takes the closure reads (the declaration of

@@ -62,10 +62,83 @@ static QualType specifierType(const VarDecl *V) {
   return TL.getType();
 }
 
+// The position just after the semicolon that ends Decl, on the same line.
+static SourceLocation afterSemicolon(CharSourceRange Whole, FunctionInstrumenter &F) {
+  return Lexer::getLocForEndOfToken(Whole.getEnd().getLocWithOffset(-1), 0, F.Ctx.SM,
+                                    F.Ctx.Ast.getLangOpts());
+}
+
+// `auto [a, b] = p;`: the compiler copies p into an object of its own, which the bindings
+// name, unseen. Each binding with an address becomes a write after the declaration, reading
+// the initializer: its object again where it may be evaluated once more, else through the
+// first binding, which took the initializer's reads. A declaration by reference names the
+// initializer's own object, whose origins are there already.
+static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDecl *D,
+                                    CharSourceRange Whole, FunctionInstrumenter &F) {
+  const Expr *Init = D->getInit();
+  const Stmt *Parent = F.Ctx.parent(Decl);
+  if (!F.isCxx() || !Init || !D->hasLocalStorage() || D->getType()->isReferenceType() || !Parent ||
+      !isa<CompoundStmt>(Parent) || F.Ctx.expansionRange(D->getSourceRange()).isInvalid())
+    return false;
+  bool Dependent = D->getType()->isDependentType();
+  std::vector<const BindingDecl *> Bindings;
+  for (const BindingDecl *B : D->bindings()) {
+    const Expr *Bound = B->getBinding();
+    if (!B->getDeclName().isEmpty() &&
+        (Dependent ? ReadProbe::isAddressableBinding(B, F) : Bound && !Bound->refersToBitField()))
+      Bindings.push_back(B);
+  }
+  if (Bindings.empty())
+    return false;
+  // The initializer's object, read again by each binding.
+  const Expr *Source = Init->IgnoreParenImpCasts();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Source);
+      Construct && Construct->getNumArgs() == 1)
+    Source = Construct->getArg(0)->IgnoreParenImpCasts();
+  std::string Object;
+  if (Source->isLValue() && !Source->isTypeDependent() && hasAddress(Source) &&
+      isRepeatable(Source, F.Ctx.Ast) && F.Ctx.fileRange(Source).isValid()) {
+    std::string Text = F.Ctx.text(F.Ctx.fileRange(Source));
+    Object = "__builtin_addressof(" + Text + "), sizeof(" + Text + ")";
+  } else if (Dependent && isLvalueInEveryInstantiation(Source) &&
+             F.Ctx.fileRange(Source).isValid()) {
+    std::string Text = F.Ctx.text(F.Ctx.fileRange(Source));
+    Object = "__builtin_addressof(" + Text + "), sizeof(" + Text + ")";
+  }
+  std::string Statement;
+  std::string First;
+  for (const BindingDecl *B : Bindings) {
+    std::string Name = B->getNameAsString();
+    unsigned Site = F.addSite(SiteKind::Var, Init, B->getLocation(), Name);
+    std::string Reads;
+    if (First.empty())
+      F.claimReads(Init, Site);
+    else if (!Object.empty())
+      Reads = "sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+              std::to_string(Site) + "u, " + Object + "), ";
+    else
+      Reads = "(void)sleuth::rdc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
+              std::to_string(Site) + "u, " + First + "), ";
+    Statement += " int __sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = (" + Reads +
+                 "(void)sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
+                 ", __builtin_addressof(" + Name + "), sizeof(" + Name + ")), 0);";
+    if (First.empty())
+      First = Name;
+    F.countProbe();
+  }
+  SourceLocation Semi = afterSemicolon(Whole, F);
+  F.Ctx.wrap(CharSourceRange::getCharRange(Semi, Semi), "", Statement);
+  F.markConsumed(Decl);
+  return true;
+}
+
 bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F) {
   CharSourceRange Whole = F.Ctx.fileRange(Decl);
   if (Whole.isInvalid())
     return false;
+  if (const auto *D =
+          Decl->isSingleDecl() ? dyn_cast<DecompositionDecl>(Decl->getSingleDecl()) : nullptr)
+    return instrumentDecomposition(Decl, D, Whole, F);
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
@@ -137,8 +210,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
   }
   if (!Statement.empty()) {
     // After the declaration's semicolon (the DeclStmt ends with it), on the same line.
-    SourceLocation Semi = Lexer::getLocForEndOfToken(Whole.getEnd().getLocWithOffset(-1), 0,
-                                                     F.Ctx.SM, F.Ctx.Ast.getLangOpts());
+    SourceLocation Semi = afterSemicolon(Whole, F);
     F.Ctx.wrap(CharSourceRange::getCharRange(Semi, Semi), "", Statement);
   }
   F.markConsumed(Decl);

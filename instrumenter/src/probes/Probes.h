@@ -17,6 +17,9 @@ public:
   /// has no implicit conversion: an lvalue that is one in every instantiation (a variable, a
   /// field, a builtin subscript or `*`) used as such an operand is taken as a read, by syntax.
   static bool instrumentDependent(const clang::Expr *L, FunctionInstrumenter &F);
+  /// True if B, a structured binding of dependent type in a template pattern, names an object
+  /// with an address in every instantiation of the unit (no bit-field, no array).
+  static bool isAddressableBinding(const clang::BindingDecl *B, FunctionInstrumenter &F);
 
   /// The forms of a read of a local kept in the companion Origin.
   static FunctionInstrumenter::ReadForms keptRead(const std::string &Origin,

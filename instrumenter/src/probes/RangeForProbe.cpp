@@ -76,7 +76,8 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   if (const auto *Bindings = dyn_cast<DecompositionDecl>(Var)) {
     for (const BindingDecl *B : Bindings->bindings()) {
       const Expr *Bound = B->getBinding();
-      if (!B->getDeclName().isEmpty() && Bound && !Bound->refersToBitField())
+      if (!B->getDeclName().isEmpty() &&
+          (Dependent ? ReadProbe::isAddressableBinding(B, F) : Bound && !Bound->refersToBitField()))
         Names.emplace_back(B->getNameAsString(), B->getLocation());
     }
   } else if (!Var->getDeclName().isEmpty()) {

@@ -1,6 +1,8 @@
 #include "Probes.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -194,11 +196,63 @@ static bool readsInitializer(const VarDecl *V) {
   return !T->isReferenceType() && !(Auto && Auto->isDecltypeAuto());
 }
 
-bool ReadProbe::instrumentDependent(const Expr *L, FunctionInstrumenter &F) {
-  if (!F.isCxx() || !isLvalueInEveryInstantiation(L) || L->getType()->isArrayType() ||
-      isConstantUse(L))
+bool ReadProbe::isAddressableBinding(const BindingDecl *B, FunctionInstrumenter &F) {
+  const auto *Decomposition = dyn_cast_or_null<DecompositionDecl>(B->getDecomposedDecl());
+  if (!Decomposition)
     return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(L)) {
+  auto Parents = F.Ctx.Ast.getParents(*Decomposition);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  auto Position = llvm::find(Decomposition->bindings(), B);
+  if (!Declaration || Position == Decomposition->bindings().end())
+    return false;
+  size_t Index = Position - Decomposition->bindings().begin();
+  llvm::ArrayRef<StmtCorrespondence> Instances = F.instances();
+  if (Instances.empty())
+    return false;
+  for (const StmtCorrespondence &Instance : Instances) {
+    const auto *Same = dyn_cast_or_null<DeclStmt>(Instance.inInstance(Declaration));
+    const auto *Decomposed =
+        Same && Same->isSingleDecl() ? dyn_cast<DecompositionDecl>(Same->getSingleDecl()) : nullptr;
+    if (!Decomposed || Decomposed->bindings().size() != Decomposition->bindings().size())
+      return false;
+    const Expr *Bound = Decomposed->bindings()[Index]->getBinding();
+    if (!Bound || Bound->refersToBitField() || Bound->getType()->isArrayType() ||
+        !Bound->isLValue())
+      return false;
+  }
+  return true;
+}
+
+// True if Ref, a name of a structured binding of dependent type in a template pattern, may be
+// read by syntax: addressable in every instantiation, and written where it is declared, as a
+// reference to an object the program wrote (`const auto &[a, b] = p;`), as a copy in a block
+// (DeclarationProbe writes its bindings) or as a range-for's variable (RangeForProbe does).
+static bool isReadableBinding(const DeclRefExpr *Ref, FunctionInstrumenter &F) {
+  const auto *B = cast<BindingDecl>(Ref->getDecl());
+  const auto *Decomposition = dyn_cast_or_null<DecompositionDecl>(B->getDecomposedDecl());
+  if (!Decomposition || !ReadProbe::isAddressableBinding(B, F))
+    return false;
+  if (Decomposition->getType()->isReferenceType())
+    return true;
+  auto Parents = F.Ctx.Ast.getParents(*Decomposition);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  const Stmt *Parent = Declaration ? F.Ctx.parent(Declaration) : nullptr;
+  if (isa_and_nonnull<CompoundStmt>(Parent))
+    return Decomposition->getInit() != nullptr; // DeclarationProbe writes its bindings
+  const auto *For = dyn_cast_or_null<CXXForRangeStmt>(Parent);
+  return For && For->getLoopVarStmt() == Declaration;
+}
+
+bool ReadProbe::instrumentDependent(const Expr *L, FunctionInstrumenter &F) {
+  if (!F.isCxx() || L->getType()->isArrayType() || isConstantUse(L))
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(L);
+  if (Ref && isa<BindingDecl>(Ref->getDecl())) {
+    if (!isReadableBinding(Ref, F))
+      return false;
+  } else if (!isLvalueInEveryInstantiation(L)) {
+    return false;
+  } else if (Ref) {
     const auto *Var = cast<VarDecl>(Ref->getDecl());
     if (!Var->hasLocalStorage() || isa<DecompositionDecl>(Var))
       return false;
