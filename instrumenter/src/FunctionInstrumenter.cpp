@@ -649,6 +649,7 @@ void FunctionInstrumenter::visit(const Stmt *S) {
   }
   if (const auto *D = dyn_cast<DeclStmt>(S)) {
     DeclarationProbe::instrument(D, *this);
+    LibraryCallbackProbe::instrumentDependentConstruction(D, *this);
     return;
   }
   if (isa<IfStmt, WhileStmt, DoStmt, ForStmt, SwitchStmt>(S)) {

@@ -152,6 +152,36 @@ TEST_F(LibraryCallbackTest, AContainerBuiltWithTheProgramsComparatorPassesItsCon
   }
 }
 
+TEST_F(LibraryCallbackTest, AContainerOfDependentTypeBuiltInATemplatePassesItsControl) {
+  // In the pattern the declaration's type waits for the instantiation; every instantiation
+  // builds it from a range with the program's comparator, so the pattern carries the probe. A
+  // template whose instantiation orders by std::less gets none.
+  std::string Text =
+      rewrite("template_callbacks.cpp",
+              "#include <set>\n"
+              "#include <vector>\n"
+              "struct ByMagnitude {\n"
+              "  bool operator()(int a, int b) const { return a * a < b * b; }\n"
+              "};\n"
+              "template <class T, class Less> unsigned distinct(const std::vector<T> &v) {\n"
+              "  std::set<T, Less> s(v.begin(), v.end()); // ordered\n"
+              "  return unsigned(s.size());\n"
+              "}\n"
+              "template <class T> unsigned plain(const std::vector<T> &v) {\n"
+              "  std::set<T> s(v.begin(), v.end()); // plain\n"
+              "  return unsigned(s.size());\n"
+              "}\n"
+              "int main() {\n"
+              "  std::vector<int> v{3, -3, 2};\n"
+              "  return int(distinct<int, ByMagnitude>(v) + plain(v));\n"
+              "}\n",
+              {"-std=c++20"});
+  std::string Line = lineWith(Text, "// ordered", "");
+  EXPECT_NE(Line.find("s(((void)sleuth::LibraryCall("), std::string::npos) << Line;
+  Line = lineWith(Text, "// plain", "");
+  EXPECT_EQ(Line.find("sleuth::LibraryCall("), std::string::npos) << Line;
+}
+
 TEST_F(LibraryCallbackTest, TheLibraryComparingAClassWithItsOwnOperatorsPassesItsControl) {
   // No callable is given: the library calls Point's operator< or operator== of the program's.
   auto Rewritten = [&](const std::string &Body, const std::string &Marker) {

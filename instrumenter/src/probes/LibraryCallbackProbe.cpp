@@ -349,4 +349,38 @@ void LibraryCallbackProbe::instrumentConstruction(const CXXConstructExpr *Constr
   F.countProbe();
 }
 
+void LibraryCallbackProbe::instrumentDependentConstruction(const DeclStmt *Decl,
+                                                           FunctionInstrumenter &F) {
+  const auto *Var = Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl()) : nullptr;
+  if (!F.isCxx() || !Var || !Var->getInit() || !Var->getType()->isDependentType() ||
+      F.instances().empty())
+    return;
+  // Every instantiation constructs the variable with a library constructor that may call back,
+  // and carries the probe in the argument spelled by the same characters.
+  CharSourceRange Carrier;
+  for (const StmtCorrespondence &Instance : F.instances()) {
+    const auto *Same = dyn_cast_or_null<DeclStmt>(Instance.inInstance(Decl));
+    const auto *Built =
+        Same && Same->isSingleDecl() ? dyn_cast<VarDecl>(Same->getSingleDecl()) : nullptr;
+    const auto *Construct = Built && Built->getInit()
+                                ? dyn_cast<CXXConstructExpr>(Built->getInit()->IgnoreImplicit())
+                                : nullptr;
+    if (!Construct || !isLibraryFunction(Construct->getConstructor(), F) ||
+        !constructionMayCallBack(Construct, F))
+      return;
+    const Expr *Found = nullptr;
+    for (const Expr *Arg : Construct->arguments())
+      if ((Found = carrierIn(Arg, Construct->isListInitialization(), F)))
+        break;
+    CharSourceRange Range = Found ? F.Ctx.fileRange(Found) : CharSourceRange();
+    if (Range.isInvalid() || (Carrier.isValid() && (Carrier.getBegin() != Range.getBegin() ||
+                                                    Carrier.getEnd() != Range.getEnd())))
+      return;
+    Carrier = Range;
+  }
+  unsigned Site = F.addSite(SiteKind::Call, Decl, Var->getLocation(), "<call>");
+  F.Ctx.wrap(Carrier, "((void)sleuth::LibraryCall(" + F.callSiteControl(Site) + "), ", ")");
+  F.countProbe();
+}
+
 } // namespace sleuth::instrumenter

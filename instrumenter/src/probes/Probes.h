@@ -162,6 +162,9 @@ public:
   /// an initializer list): the probe is a temporary made in one of its arguments.
   static void instrumentConstruction(const clang::CXXConstructExpr *Construct,
                                      FunctionInstrumenter &F);
+  /// In a template pattern, a declaration of a variable of dependent type
+  /// (`std::set<T, Less> s(b, e);`) whose every instantiation is such a construction.
+  static void instrumentDependentConstruction(const clang::DeclStmt *Decl, FunctionInstrumenter &F);
 };
 
 /// A signal the program sends itself (`raise(sig)`, `kill(getpid(), sig)`,
