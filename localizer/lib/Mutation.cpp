@@ -296,9 +296,30 @@ bool rankByMutants(const std::vector<TestCase> &Tests, const std::vector<TestRes
     Run.Incremental = false;
     Run.Verbose = false;
     Run.Quiet = true;
+    // The tests run a batch of --jobs at a time, the budget checked between batches: a mutant
+    // that loops would otherwise run every one of its tests to the timeout past the budget. A
+    // mutant cut short is left out, as one never started.
     std::vector<TestResult> MutantResults;
-    if (!runSuite(Subset, Run, MutantResults, Error))
-      return false;
+    std::size_t Batch = std::max<std::size_t>(1, Run.Jobs);
+    bool Cut = false;
+    for (std::size_t First = 0; First < Subset.size(); First += Batch) {
+      if (First > 0 && Elapsed() >= Options.Budget) {
+        Cut = true;
+        break;
+      }
+      std::vector<TestCase> Part(Subset.begin() + First,
+                                 Subset.begin() + std::min(Subset.size(), First + Batch));
+      std::vector<TestResult> PartResults;
+      if (!runSuite(Part, Run, PartResults, Error))
+        return false;
+      MutantResults.insert(MutantResults.end(), PartResults.begin(), PartResults.end());
+    }
+    if (Cut) {
+      std::error_code Ec;
+      fs::remove_all(Run.Store, Ec);
+      Summary.BudgetSpent = true;
+      break;
+    }
     MutantOutcome Outcome;
     Outcome.Line = M->Line;
     for (std::size_t K = 0; K < Chosen.size(); ++K) {

@@ -241,6 +241,27 @@ TEST_F(MutationTest, SamplesPassingTestsAndStopsAtTheBudget) {
   EXPECT_EQ(F.scoreOf(R, 3), 0.0);
 }
 
+TEST_F(MutationTest, TheBudgetCutsAMutantBetweenItsTests) {
+  // Each test of the mutant on line 2 (run by t1 and t2, one at a time) takes 3 s, past the 2 s
+  // budget: its second test never starts, and the mutant, cut short, is not counted.
+  Fixture F(Dir);
+  for (TestCase &T : F.Tests)
+    T.Shell = "echo run >> runs.log; sleep 3; " + T.Shell;
+  MutationOptions O;
+  O.Run.Store = (Dir / "store").string();
+  O.Run.Jobs = 1;
+  O.Budget = 2;
+  Ranking R;
+  MutationSummary S;
+  std::string Error;
+  ASSERT_TRUE(rankByMutants(F.Tests, F.Results, F.Suite, F.Manifest, O, R, S, Error)) << Error;
+  std::ifstream Log(Dir / "runs.log");
+  std::string All((std::istreambuf_iterator<char>(Log)), {});
+  EXPECT_EQ(All, "run\n");
+  EXPECT_EQ(S.Run, 0u);
+  EXPECT_TRUE(S.BudgetSpent);
+}
+
 TEST_F(MutationTest, RunsTheMostSuspiciousLinesFirst) {
   // t1 runs against every mutant and logs the order. Without an order, lines go by number
   // (line 2: mutant 1, line 3: mutants 2 and 3); ranked 3, 2, 1, round robin runs mutant 2
