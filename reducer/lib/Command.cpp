@@ -332,6 +332,11 @@ bool collectFiles(const std::vector<std::string> &Named, std::vector<std::string
     for (fs::recursive_directory_iterator It(N, EC), End; !EC && It != End; It.increment(EC))
       if (It->is_regular_file(EC) && isSourceFile(It->path()))
         Found.push_back(It->path());
+    if (EC) { // a directory it could not read: reducing part of the files would mislead
+      std::fprintf(stderr, "sleuth reduce: cannot read under '%s': %s\n", N.c_str(),
+                   EC.message().c_str());
+      return false;
+    }
     if (Found.empty()) {
       std::fprintf(stderr, "sleuth reduce: no C/C++ sources or headers under '%s'\n", N.c_str());
       return false;

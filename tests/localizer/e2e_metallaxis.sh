@@ -47,6 +47,8 @@ done
 # Ochiai alone ranks the lines of `else if (score >= 80)` ahead of the fault.
 ochiai=$("$SLEUTH" localize --tests tests.txt --color never --top 0 2>ochiai-err.txt) ||
   fail "localize: $(cat ochiai-err.txt)"
+echo "$ochiai" | grep -Eq '^ *1[-0-9]* ' || fail "no line at Ochiai's rank 1:
+$ochiai"
 echo "$ochiai" | grep -Eq '^ *1 .*grade.c:7 ' && fail "Ochiai alone ranks the fault first:
 $ochiai"
 

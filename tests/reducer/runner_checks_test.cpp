@@ -18,8 +18,12 @@ namespace {
 TestRunner makeRunner(const TempDir &D, const std::string &Script, const std::string &Validity,
                       unsigned Jobs = 1) {
   writeFile(D / "test.sh", "#!/bin/sh\necho x >> " + (D / "test-runs") + "\n" + Script, true);
-  return TestRunner(
-      {D / "test.sh", "prog.c", Jobs, 10, {"echo x >> '" + (D / "valid-runs") + "'; " + Validity}});
+  return TestRunner({D / "test.sh",
+                     "prog.c",
+                     Jobs,
+                     10,
+                     {"echo x >> '" + (D / "valid-runs") + "'; " + Validity},
+                     {}});
 }
 
 std::size_t lines(const std::string &Path) {

@@ -73,21 +73,35 @@ static SourceLocation afterSemicolon(CharSourceRange Whole, FunctionInstrumenter
 // the initializer: its object again where it may be evaluated once more, else through the
 // first binding, which took the initializer's reads. A declaration by reference names the
 // initializer's own object, whose origins are there already.
+bool DeclarationProbe::writesBindings(const DecompositionDecl *D, FunctionInstrumenter &F) {
+  auto Parents = F.Ctx.Ast.getParents(*D);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  const Stmt *Parent = Decl ? F.Ctx.parent(Decl) : nullptr;
+  return F.isCxx() && Decl && Decl->isSingleDecl() && D->getInit() && D->hasLocalStorage() &&
+         !D->getType()->isReferenceType() && isa_and_nonnull<CompoundStmt>(Parent) &&
+         F.Ctx.fileRange(Decl).isValid() && F.Ctx.expansionRange(D->getSourceRange()).isValid();
+}
+
+bool DeclarationProbe::isRecordedBinding(const BindingDecl *B, bool Dependent,
+                                         FunctionInstrumenter &F) {
+  if (B->getDeclName().isEmpty())
+    return false;
+  if (Dependent)
+    return ReadProbe::isAddressableBinding(B, F);
+  const Expr *Bound = B->getBinding();
+  return Bound && !Bound->refersToBitField();
+}
+
 static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDecl *D,
                                     CharSourceRange Whole, FunctionInstrumenter &F) {
-  const Expr *Init = D->getInit();
-  const Stmt *Parent = F.Ctx.parent(Decl);
-  if (!F.isCxx() || !Init || !D->hasLocalStorage() || D->getType()->isReferenceType() || !Parent ||
-      !isa<CompoundStmt>(Parent) || F.Ctx.expansionRange(D->getSourceRange()).isInvalid())
+  if (!DeclarationProbe::writesBindings(D, F))
     return false;
+  const Expr *Init = D->getInit();
   bool Dependent = D->getType()->isDependentType();
   std::vector<const BindingDecl *> Bindings;
-  for (const BindingDecl *B : D->bindings()) {
-    const Expr *Bound = B->getBinding();
-    if (!B->getDeclName().isEmpty() &&
-        (Dependent ? ReadProbe::isAddressableBinding(B, F) : Bound && !Bound->refersToBitField()))
+  for (const BindingDecl *B : D->bindings())
+    if (DeclarationProbe::isRecordedBinding(B, Dependent, F))
       Bindings.push_back(B);
-  }
   if (Bindings.empty())
     return false;
   // The initializer's object, read again by each binding.
@@ -96,12 +110,9 @@ static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDec
       Construct && Construct->getNumArgs() == 1)
     Source = Construct->getArg(0)->IgnoreParenImpCasts();
   std::string Object;
-  if (Source->isLValue() && !Source->isTypeDependent() && hasAddress(Source) &&
-      isRepeatable(Source, F.Ctx.Ast) && F.Ctx.fileRange(Source).isValid()) {
-    std::string Text = F.Ctx.text(F.Ctx.fileRange(Source));
-    Object = "__builtin_addressof(" + Text + "), sizeof(" + Text + ")";
-  } else if (Dependent && isLvalueInEveryInstantiation(Source) &&
-             F.Ctx.fileRange(Source).isValid()) {
+  bool Addressable = Source->isTypeDependent() ? isLvalueInEveryInstantiation(Source)
+                                               : Source->isLValue() && hasAddress(Source);
+  if (Addressable && isRepeatable(Source, F.Ctx.Ast) && F.Ctx.fileRange(Source).isValid()) {
     std::string Text = F.Ctx.text(F.Ctx.fileRange(Source));
     Object = "__builtin_addressof(" + Text + "), sizeof(" + Text + ")";
   }

@@ -329,6 +329,14 @@ static const Expr *carrierIn(const Expr *E, bool InList, FunctionInstrumenter &F
   return E;
 }
 
+// The argument of Construct that carries the probe (see carrierIn); null if none may.
+static const Expr *carrierOf(const CXXConstructExpr *Construct, FunctionInstrumenter &F) {
+  for (const Expr *Arg : Construct->arguments())
+    if (const Expr *Found = carrierIn(Arg, Construct->isListInitialization(), F))
+      return Found;
+  return nullptr;
+}
+
 void LibraryCallbackProbe::instrumentConstruction(const CXXConstructExpr *Construct,
                                                   FunctionInstrumenter &F) {
   if (!F.isCxx() || Construct->isInstantiationDependent() ||
@@ -337,10 +345,7 @@ void LibraryCallbackProbe::instrumentConstruction(const CXXConstructExpr *Constr
   // A declaration has no expression around the construction to wrap: the probe is a temporary
   // made in an argument, which lives to the end of the full-expression, past the constructor's
   // return.
-  const Expr *Carrier = nullptr;
-  for (const Expr *Arg : Construct->arguments())
-    if ((Carrier = carrierIn(Arg, Construct->isListInitialization(), F)))
-      break;
+  const Expr *Carrier = carrierOf(Construct, F);
   if (!Carrier)
     return;
   unsigned Site = F.addSite(SiteKind::Call, Construct, Construct->getBeginLoc(), "<call>");
@@ -368,10 +373,7 @@ void LibraryCallbackProbe::instrumentDependentConstruction(const DeclStmt *Decl,
     if (!Construct || !isLibraryFunction(Construct->getConstructor(), F) ||
         !constructionMayCallBack(Construct, F))
       return;
-    const Expr *Found = nullptr;
-    for (const Expr *Arg : Construct->arguments())
-      if ((Found = carrierIn(Arg, Construct->isListInitialization(), F)))
-        break;
+    const Expr *Found = carrierOf(Construct, F);
     CharSourceRange Range = Found ? F.Ctx.fileRange(Found) : CharSourceRange();
     if (Range.isInvalid() || (Carrier.isValid() && (Carrier.getBegin() != Range.getBegin() ||
                                                     Carrier.getEnd() != Range.getEnd())))

@@ -68,6 +68,13 @@ public:
 class DeclarationProbe {
 public:
   static bool instrument(const clang::DeclStmt *Decl, FunctionInstrumenter &F);
+  /// True if the bindings of D (`auto [a, b] = p;`) are written after its declaration: a copy
+  /// with an initializer, local, declared alone as a statement of a block.
+  static bool writesBindings(const clang::DecompositionDecl *D, FunctionInstrumenter &F);
+  /// True if B's write is recorded where its declaration's are (by DeclarationProbe or
+  /// RangeForProbe): named, and with an address (in every instantiation where Dependent).
+  static bool isRecordedBinding(const clang::BindingDecl *B, bool Dependent,
+                                FunctionInstrumenter &F);
 };
 
 /// A C compound literal whose address the program takes (`f(&(struct s){a, b})`, an array one

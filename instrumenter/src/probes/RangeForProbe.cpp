@@ -35,6 +35,22 @@ static bool isClassInEveryInstantiation(QualType T) {
   return Specialization && !Specialization->isTypeAlias();
 }
 
+// True if For, a range-for of a template pattern over a dependent range, names an lvalue
+// element (`*__begin`) in each instantiation of the unit (and has one).
+static bool isLvalueElementInEveryInstantiation(const CXXForRangeStmt *For,
+                                                FunctionInstrumenter &F) {
+  if (F.instances().empty())
+    return false;
+  for (const StmtCorrespondence &Instance : F.instances()) {
+    const auto *Same = dyn_cast_or_null<CXXForRangeStmt>(Instance.inInstance(For));
+    const VarDecl *Var = Same ? Same->getLoopVariable() : nullptr;
+    const Expr *Element = Var ? elementOf(Var->getInit()) : nullptr;
+    if (!Element || !Element->isLValue())
+      return false;
+  }
+  return true;
+}
+
 // True if S names one of Names: repeated inside the body, where the loop variable is in scope,
 // the name would be the variable's.
 static bool namesAny(const Stmt *S,
@@ -74,12 +90,9 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   // binding has no address.
   std::vector<std::pair<std::string, SourceLocation>> Names;
   if (const auto *Bindings = dyn_cast<DecompositionDecl>(Var)) {
-    for (const BindingDecl *B : Bindings->bindings()) {
-      const Expr *Bound = B->getBinding();
-      if (!B->getDeclName().isEmpty() &&
-          (Dependent ? ReadProbe::isAddressableBinding(B, F) : Bound && !Bound->refersToBitField()))
+    for (const BindingDecl *B : Bindings->bindings())
+      if (DeclarationProbe::isRecordedBinding(B, Dependent, F))
         Names.emplace_back(B->getNameAsString(), B->getLocation());
-    }
   } else if (!Var->getDeclName().isEmpty()) {
     Names.emplace_back(Var->getNameAsString(), Var->getLocation());
   }
@@ -120,17 +133,17 @@ bool RangeForProbe::instrument(const CXXForRangeStmt *For, FunctionInstrumenter 
   // `for (auto &&__sleuth_eN : v) { int y = __sleuth_eN; ...`, which reads its bytes (written
   // one at a time by `v[1] = 7`). A reference variable is the element itself: the body reads
   // it, and the range's object through the test.
-  // In a pattern the element's value category waits for the instantiation: the reference
-  // forwards it, so that an lvalue element is copied from, as the loop does, and a prvalue one
-  // moved from (where the loop would have constructed the variable in place).
+  // In a pattern, where the element's value category waits for the instantiation, only where
+  // every instantiation's element is an lvalue: a prvalue one would be moved from, not built
+  // in place.
   if (!Var->getType()->isReferenceType() && !Names.empty()) {
     const Expr *Element = Dependent ? nullptr : elementOf(Var->getInit());
     std::string Reference;
-    if ((Dependent || (Element && Element->isLValue())) && VarRange.isValid()) {
+    if ((Dependent ? isLvalueElementInEveryInstantiation(For, F)
+                   : Element && Element->isLValue()) &&
+        VarRange.isValid()) {
       Reference = "__sleuth_e" + std::to_string(F.FunctionId) + "_" + std::to_string(Test);
-      std::string Value =
-          Dependent ? "static_cast<decltype(" + Reference + ") &&>(" + Reference + ")" : Reference;
-      Probe += " " + F.Ctx.text(VarRange) + " = " + Value + ";";
+      Probe += " " + F.Ctx.text(VarRange) + " = " + Reference + ";";
       F.Ctx.replace(VarRange, "auto &&" + Reference + " ");
     }
     for (const auto &[Name, Location] : Names) {

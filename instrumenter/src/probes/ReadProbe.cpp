@@ -236,9 +236,9 @@ static bool isReadableBinding(const DeclRefExpr *Ref, FunctionInstrumenter &F) {
     return true;
   auto Parents = F.Ctx.Ast.getParents(*Decomposition);
   const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (DeclarationProbe::writesBindings(Decomposition, F))
+    return true;
   const Stmt *Parent = Declaration ? F.Ctx.parent(Declaration) : nullptr;
-  if (isa_and_nonnull<CompoundStmt>(Parent))
-    return Decomposition->getInit() != nullptr; // DeclarationProbe writes its bindings
   const auto *For = dyn_cast_or_null<CXXForRangeStmt>(Parent);
   return For && For->getLoopVarStmt() == Declaration;
 }
