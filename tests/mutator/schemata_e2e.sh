@@ -3,7 +3,9 @@
 # it holds that running it with SLEUTH_MUTANT=N behaves exactly as the separately built
 # `--apply N` version (standard output and exit status), and that SLEUTH_MUTANT unset or 0
 # behaves as the original. Both builds use the sanitizers, so that a mutant reading out of
-# bounds stops the same way in both instead of printing whatever memory held.
+# bounds stops the same way in both instead of printing whatever memory held. Every program runs
+# as ./program from a directory of its own, so that a mutant reading argv[0] (argv[1] -> argv[0])
+# sees the same name in both builds wherever the work directory is.
 # usage: schemata_e2e.sh SLEUTH_MUTATE SOURCE WORKDIR COMPILER STD
 set -euo pipefail
 mutate=$1 source=$2 work=$3 compiler=$4 std=$5
@@ -15,19 +17,21 @@ export ASAN_OPTIONS=detect_leaks=0
 
 "$mutate" --schemata "$work/schemata.$ext" "$source" -- -std="$std" 2>"$work/summary.txt" ||
   fail "mutate --schemata: $(cat "$work/summary.txt")"
-"$compiler" "${flags[@]}" -o "$work/schemata" "$work/schemata.$ext" ||
+mkdir -p "$work/schemata" "$work/original" "$work/mutant"
+"$compiler" "${flags[@]}" -o "$work/schemata/program" "$work/schemata.$ext" ||
   fail "the schemata does not compile"
-"$compiler" "${flags[@]}" -o "$work/original" "$source"
+"$compiler" "${flags[@]}" -o "$work/original/program" "$source"
 ids=$(python3 -c 'import json,sys; print(" ".join(str(m["id"]) for m in json.load(open(sys.argv[1]))["mutants"]))' \
   "$work/schemata.$ext.json")
 [ -n "$ids" ] || fail "the schemata holds no mutant"
 
-# Prints what running PROGRAM (with the environment given before it) does, for two inputs.
+# Prints what running DIR/program (with the environment given after DIR) does, for two inputs.
 behaviour() {
-  local arg
+  local dir=$1 arg
+  shift
   for arg in "" hello; do
     set +e
-    out=$(timeout 5 "$@" $arg 2>/dev/null)
+    out=$(cd "$dir" && timeout 5 env "$@" ./program $arg 2>/dev/null)
     status=$?
     set -e
     printf 'args=[%s] status=%s\n%s\n' "$arg" "$status" "$out"
@@ -35,18 +39,18 @@ behaviour() {
 }
 
 expected=$(behaviour "$work/original")
-[ "$(behaviour env -u SLEUTH_MUTANT "$work/schemata")" = "$expected" ] ||
+[ "$(behaviour "$work/schemata" -u SLEUTH_MUTANT)" = "$expected" ] ||
   fail "SLEUTH_MUTANT unset: not the original's behaviour"
-[ "$(behaviour env SLEUTH_MUTANT=0 "$work/schemata")" = "$expected" ] ||
+[ "$(behaviour "$work/schemata" SLEUTH_MUTANT=0)" = "$expected" ] ||
   fail "SLEUTH_MUTANT=0: not the original's behaviour"
 
 checked=0 differs=0
 for id in $ids; do
   "$mutate" --apply "$id" "$source" -- -std="$std" >"$work/mutant.$ext"
-  "$compiler" "${flags[@]}" -o "$work/mutant" "$work/mutant.$ext" 2>/dev/null ||
+  "$compiler" "${flags[@]}" -o "$work/mutant/program" "$work/mutant.$ext" 2>/dev/null ||
     fail "mutant $id does not compile on its own"
   want=$(behaviour "$work/mutant")
-  got=$(behaviour env SLEUTH_MUTANT="$id" "$work/schemata")
+  got=$(behaviour "$work/schemata" SLEUTH_MUTANT="$id")
   [ "$got" = "$want" ] || fail "mutant $id: schemata gives
 $got
 --apply $id gives
