@@ -2,6 +2,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -351,6 +352,46 @@ std::string typeOfC(QualType T, const ASTContext &Ast) {
   if (Name.find("(unnamed") != std::string::npos || Name.find("(anonymous") != std::string::npos)
     return "";
   return "__typeof__(" + Name + ")";
+}
+
+std::optional<BitFieldBytes> bitFieldBytes(const Expr *LValue, const Context &Ctx) {
+  const auto *Member = dyn_cast<MemberExpr>(LValue->IgnoreParens());
+  const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  if (!Field || !Field->isBitField() || Member->isInstantiationDependent())
+    return std::nullopt;
+  const RecordDecl *Record = Field->getParent();
+  if (Record->isDependentType() || Record->isInvalidDecl() || Record->isAnonymousStructOrUnion() ||
+      Field->isZeroLengthBitField(Ctx.Ast))
+    return std::nullopt;
+  const Expr *Base = Member->getBase();
+  std::string Object;
+  if (const auto *This = dyn_cast<CXXThisExpr>(Base->IgnoreParenImpCasts());
+      This && This->isImplicit()) {
+    Object = "this";
+  } else {
+    CharSourceRange R = Ctx.fileRange(Base);
+    if (R.isInvalid() || !isRepeatable(Base, Ctx.Ast))
+      return std::nullopt;
+    std::string Text = Ctx.text(R);
+    if (Member->isArrow())
+      Object = "(" + Text + ")";
+    else if (!Base->isLValue() || isFreshObject(Base))
+      return std::nullopt; // `make().f`: no earlier write of its bytes
+    else
+      Object = Ctx.isC() ? "&(" + Text + ")" : "__builtin_addressof(" + Text + ")";
+  }
+  return bitFieldBytesOf(Field, Object, Ctx.Ast);
+}
+
+BitFieldBytes bitFieldBytesOf(const FieldDecl *Field, const std::string &Object, ASTContext &Ast) {
+  uint64_t Bit = Ast.getASTRecordLayout(Field->getParent()).getFieldOffset(Field->getFieldIndex());
+  uint64_t Width = Field->getBitWidthValue(Ast);
+  uint64_t First = Bit / 8, Last = (Bit + Width - 1) / 8;
+  std::string Bytes = Ast.getLangOpts().CPlusPlus
+                          ? "reinterpret_cast<const volatile char *>(" + Object + ")"
+                          : "(const volatile char *)" + Object;
+  return BitFieldBytes{"(" + Bytes + " + " + std::to_string(First) + ")",
+                       static_cast<unsigned>(Last - First + 1), Bit % 8 != 0 || Width % 8 != 0};
 }
 
 bool isFreshObject(const Expr *LValue) {

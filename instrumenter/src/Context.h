@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,21 @@ bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
 bool isLibraryDeclaration(const clang::Decl *D, const clang::SourceManager &SM);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
+/// The bytes of a record that hold a bit-field's bits: Address, the text of a
+/// `const volatile char *` to the first, and Size, how many (from the record's layout, which is
+/// the compiler's on the same target).
+struct BitFieldBytes {
+  std::string Address;
+  unsigned Size = 0;
+  bool Shared = true; // other bits (of other fields, or padding) are in the same bytes
+};
+/// The bytes of the bit-field that LValue, a member `b.f`, `p->f` or `f` (of `this`), names,
+/// where its object can be named again: a base without side effects, spelled in the file. None
+/// for a bit-field of a template's dependent record, or of an anonymous struct or union.
+std::optional<BitFieldBytes> bitFieldBytes(const clang::Expr *LValue, const Context &Ctx);
+/// The bytes of bit-field Field of the object whose address is Object (a pointer's text).
+BitFieldBytes bitFieldBytesOf(const clang::FieldDecl *Field, const std::string &Object,
+                              clang::ASTContext &Ast);
 /// Whether LValue is (part of) an object that the expression itself creates: a compound literal,
 /// `(struct s){...}`, or a member or element of one. No write precedes its read, and the shadow
 /// memory at its address holds what the object that had its stack slot before left: a probe

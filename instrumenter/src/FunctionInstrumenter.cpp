@@ -196,11 +196,13 @@ void FunctionInstrumenter::noteKeptRead(const VarDecl *V, const Stmt *At) {
 
 void FunctionInstrumenter::noteValueRead(unsigned WriteSite) { Reads.back().ValueOf = WriteSite; }
 
-std::string FunctionInstrumenter::priorRead(const VarDecl *V, const Stmt *Anchor, unsigned Site,
+std::string FunctionInstrumenter::priorRead(const ValueDecl *V, const Stmt *Anchor, unsigned Site,
                                             const std::string &Origin) {
   std::string Cache = readCache();
   return defer([this, V, Anchor, Site, Origin, Cache]() -> std::string {
-    if (std::optional<unsigned> Def = Statics.reaching(V, Anchor)) {
+    // (A binding's writes are not analysed: its reads stay checked.)
+    const auto *Var = dyn_cast<VarDecl>(V);
+    if (std::optional<unsigned> Def = Var ? Statics.reaching(Var, Anchor) : std::nullopt) {
       Ctx.Sites->addStaticData(Site, *Def, false);
       return "";
     }

@@ -43,6 +43,10 @@ public:
   LocalOrigins Locals;
   /// Which of their writes reach which reads (probes note the writes).
   StaticOrigins Statics;
+  /// A declaration by reference of bindings to bit-fields (`auto &[on, level] = f;`): the
+  /// reference to its object that the instrumentation declares after it (DeclarationProbe),
+  /// through which BitFieldProbe reaches the bytes of those bit-fields.
+  llvm::DenseMap<const clang::DecompositionDecl *, std::string> BoundObjects;
 
   /// In a lambda that is not `mutable`, the origin of a variable that `E` names and that the
   /// lambda captured by copy (the node that created the closure, see Context::ClosureSites);
@@ -160,7 +164,7 @@ public:
   /// The check, followed by ", ", of the old value of kept local V (companion Origin) that
   /// compound write `Site` (anchored at Anchor) reads; empty (deferred) where the origin is
   /// static, the write itself showing that the read ran.
-  std::string priorRead(const clang::VarDecl *V, const clang::Stmt *Anchor, unsigned Site,
+  std::string priorRead(const clang::ValueDecl *V, const clang::Stmt *Anchor, unsigned Site,
                         const std::string &Origin);
   /// Reads registered inside S (and not claimed yet) flow into node `Site`.
   void claimReads(const clang::Stmt *S, unsigned Site);

@@ -73,6 +73,24 @@ public:
     return true;
   }
 
+  // `auto [on, level] = f;` declared alone in a block, by copy (DeclarationProbe writes its
+  // bindings): its bindings of bit-fields, whose hidden object nothing else can name.
+  bool VisitDeclStmt(DeclStmt *Decl) {
+    const auto *D =
+        Decl->isSingleDecl() ? dyn_cast<DecompositionDecl>(Decl->getSingleDecl()) : nullptr;
+    if (!D || !D->getInit() || !D->hasLocalStorage() || D->getType()->isReferenceType() ||
+        D->getType()->isDependentType() || D->hasAttrs() ||
+        D->getDeclContext() != static_cast<const DeclContext *>(Function) ||
+        !isa_and_nonnull<CompoundStmt>(Ctx.parent(Decl)))
+      return true;
+    for (const BindingDecl *B : D->bindings())
+      if (const Expr *Bound = B->getBinding(); Bound && Bound->refersToBitField() &&
+                                               !B->getDeclName().isEmpty() &&
+                                               isCandidateType(B->getType()))
+        Locals.push_back(B);
+    return true;
+  }
+
   bool VisitCXXForRangeStmt(CXXForRangeStmt *For) {
     // The loop variable is written by the range-for probe through its address.
     if (const VarDecl *V = For->getLoopVariable())
@@ -81,16 +99,20 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!V || !V->hasLocalStorage())
-      return true;
+    const ValueDecl *V = dyn_cast<BindingDecl>(Ref->getDecl());
+    if (!V) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || !Var->hasLocalStorage())
+        return true;
+      V = Var;
+    }
     if (Ref->refersToEnclosingVariableOrCapture() || !isPlainUse(Ref))
       Excluded.insert(V);
     return true;
   }
 
-  std::vector<const VarDecl *> Locals;
-  llvm::DenseSet<const VarDecl *> Excluded;
+  std::vector<const ValueDecl *> Locals;
+  llvm::DenseSet<const ValueDecl *> Excluded;
 
 private:
   bool isPlainUse(const DeclRefExpr *Ref) const {
@@ -147,7 +169,7 @@ void LocalOrigins::compute(const FunctionDecl *Function, unsigned FunctionId, Co
     return;
   UseChecker Checker(Function, Ctx);
   Checker.TraverseStmt(const_cast<Stmt *>(Function->getBody()));
-  auto Add = [&](const VarDecl *V) {
+  auto Add = [&](const ValueDecl *V) {
     if (Checker.Excluded.contains(V) || Index.contains(V))
       return;
     Index[V] = static_cast<unsigned>(Order.size());
@@ -156,19 +178,18 @@ void LocalOrigins::compute(const FunctionDecl *Function, unsigned FunctionId, Co
   for (const ParmVarDecl *P : Function->parameters())
     if (isCandidate(P, Function) && !P->isParameterPack())
       Add(P);
-  for (const VarDecl *V : Checker.Locals)
+  for (const ValueDecl *V : Checker.Locals)
     Add(V);
 }
 
-const std::string *LocalOrigins::companion(const VarDecl *V) const {
+const std::string *LocalOrigins::companion(const ValueDecl *V) const {
   auto I = Index.find(V);
   return I == Index.end() ? nullptr : &Order[I->second];
 }
 
 const std::string *LocalOrigins::companion(const Expr *E) const {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
-  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return V ? companion(V) : nullptr;
+  return Ref ? companion(Ref->getDecl()) : nullptr;
 }
 
 std::string LocalOrigins::declarations(const std::string &Type) const {

@@ -3,7 +3,9 @@
 //
 // A scalar local or parameter whose every use is a read, a write by assignment or ++/--, or an
 // unevaluated operand (sizeof) can be reached under no other name: no pointer or reference to
-// it exists. Its origin (1 + the node that last wrote it) then lives in `unsigned
+// it exists. So can a structured binding of a bit-field of a copy (`auto [on, level] = f;`),
+// which has no address for the shadow memory to track at all. Its origin (1 + the node that last
+// wrote it) then lives in `unsigned
 // __sleuth_o<function>_<n>`, declared at the top of the body, where no jump can bypass it:
 // reading the variable pushes that value inline (sleuth_use), writing it asks the runtime for
 // the new one (sleuth_def). No shadow lookup, no shadow update, and the variable's own address
@@ -29,9 +31,10 @@ public:
   /// operand of a possibly overloaded operator) might bind a reference, and strikes it out.
   void compute(const clang::FunctionDecl *Function, unsigned FunctionId, Context &Ctx);
 
-  /// The companion of `V`, or null if V keeps its origin in the shadow memory.
-  const std::string *companion(const clang::VarDecl *V) const;
-  /// The companion of the variable that `E` names (through parentheses), or null.
+  /// The companion of `V` (a variable or a binding), or null if V keeps its origin in the
+  /// shadow memory.
+  const std::string *companion(const clang::ValueDecl *V) const;
+  /// The companion of the variable or binding that `E` names (through parentheses), or null.
   const std::string *companion(const clang::Expr *E) const;
 
   /// The companions' declarations as locals of type Type, for the top of the body (C89 allows
@@ -44,7 +47,7 @@ public:
   bool empty() const { return Order.empty(); }
 
 private:
-  llvm::DenseMap<const clang::VarDecl *, unsigned> Index;
+  llvm::DenseMap<const clang::ValueDecl *, unsigned> Index;
   std::vector<std::string> Order; // companion names, by index
 };
 

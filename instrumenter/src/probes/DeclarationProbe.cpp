@@ -100,7 +100,7 @@ static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDec
   bool Dependent = D->getType()->isDependentType();
   std::vector<const BindingDecl *> Bindings;
   for (const BindingDecl *B : D->bindings())
-    if (DeclarationProbe::isRecordedBinding(B, Dependent, F))
+    if (DeclarationProbe::isRecordedBinding(B, Dependent, F) || F.Locals.companion(B))
       Bindings.push_back(B);
   if (Bindings.empty())
     return false;
@@ -118,28 +118,66 @@ static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDec
   }
   std::string Statement;
   std::string First;
+  const std::string *FirstOrigin = nullptr; // the first binding's companion, if a bit-field's
   for (const BindingDecl *B : Bindings) {
     std::string Name = B->getNameAsString();
     unsigned Site = F.addSite(SiteKind::Var, Init, B->getLocation(), Name);
-    std::string Reads;
+    std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
+    std::string Reads, Cache = F.readCache();
     if (First.empty())
       F.claimReads(Init, Site);
     else if (!Object.empty())
-      Reads = "sleuth_getc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
-              std::to_string(Site) + "u, " + Object + "), ";
+      Reads = "sleuth_getc(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) +
+              "u, " + Object + "), ";
+    else if (FirstOrigin)
+      Reads = "sleuth_chk(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) + "u, " +
+              *FirstOrigin + "), ";
     else
-      Reads = "(void)sleuth::rdc(&" + F.Ctx.UnitName + ", " + F.readCache() + ", " +
-              std::to_string(Site) + "u, " + First + "), ";
+      Reads = "(void)sleuth::rdc(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) +
+              "u, " + First + "), ";
+    // A binding of a bit-field has no address: its origin lives in its companion.
+    const std::string *Origin = F.Locals.companion(B);
+    std::string Write = Origin ? "(void)(" + *Origin + " = " +
+                                     keptWriteProbe(B, Name, "sleuth_def", Unit, false, F) + ")"
+                               : "(void)sleuth_decl(" + Unit + ", __builtin_addressof(" + Name +
+                                     "), sizeof(" + Name + "))";
     Statement += " int __sleuth_d" + std::to_string(Site) + " __attribute__((unused)) = (" + Reads +
-                 "(void)sleuth_decl(" + F.Ctx.unitAndSite(Site) + ", " + F.control(Site) +
-                 ", __builtin_addressof(" + Name + "), sizeof(" + Name + ")), 0);";
-    if (First.empty())
+                 Write + ", 0);";
+    if (First.empty()) {
       First = Name;
+      FirstOrigin = Origin;
+    }
     F.countProbe();
   }
   SourceLocation Semi = afterSemicolon(Whole, F);
   F.Ctx.wrap(CharSourceRange::getCharRange(Semi, Semi), "", Statement);
   F.markConsumed(Decl);
+  return true;
+}
+
+// `auto &[on, level] = f;` names bit-fields of f itself, which have no address: a reference to
+// f, declared after it, lets BitFieldProbe reach their bytes (f again names the same object
+// there: it has no side effects). A use, not `unused`, keeps it from -Wunused-variable (and
+// -Wused-but-marked-unused where it is read).
+static bool nameBoundObject(const DeclStmt *Decl, const DecompositionDecl *D, CharSourceRange Whole,
+                            FunctionInstrumenter &F) {
+  bool BindsBitField = llvm::any_of(D->bindings(), [](const BindingDecl *B) {
+    return B->getBinding() && B->getBinding()->refersToBitField();
+  });
+  const Expr *Init = D->getInit();
+  if (!BindsBitField || !Init || D->getType()->isDependentType() || !D->hasLocalStorage() ||
+      !isa_and_nonnull<CompoundStmt>(F.Ctx.parent(Decl)))
+    return false;
+  const Expr *Source = Init->IgnoreParenImpCasts();
+  CharSourceRange R = F.Ctx.fileRange(Source);
+  if (!Source->isLValue() || !isRepeatable(Source, F.Ctx.Ast) || R.isInvalid())
+    return false;
+  std::string Name =
+      "__sleuth_b" + std::to_string(F.FunctionId) + "_" + std::to_string(F.BoundObjects.size());
+  SourceLocation Semi = afterSemicolon(Whole, F);
+  F.Ctx.wrap(CharSourceRange::getCharRange(Semi, Semi), "",
+             " auto &" + Name + " = (" + F.Ctx.text(R) + "); (void)" + Name + ";");
+  F.BoundObjects[D] = Name;
   return true;
 }
 
@@ -149,7 +187,8 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     return false;
   if (const auto *D =
           Decl->isSingleDecl() ? dyn_cast<DecompositionDecl>(Decl->getSingleDecl()) : nullptr)
-    return instrumentDecomposition(Decl, D, Whole, F);
+    return D->getType()->isReferenceType() ? nameBoundObject(Decl, D, Whole, F)
+                                           : instrumentDecomposition(Decl, D, Whole, F);
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);

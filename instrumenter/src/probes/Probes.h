@@ -31,12 +31,29 @@ public:
   static FunctionInstrumenter::ReadForms cxxRead(FunctionInstrumenter &F);
 };
 
+/// Reads and writes of bit-fields, which have no address: each is of the bytes of its record
+/// that hold its bits (bitFieldBytes), `sleuth_get(&(b) + 1, 1u)`. A write reads their old
+/// value, as a compound write does: the bits of the fields sharing them stay.
+class BitFieldProbe {
+public:
+  static bool instrumentRead(const clang::ImplicitCastExpr *Cast, FunctionInstrumenter &F);
+  /// Write, an assignment or ++/--, stores into L. Its value, where used, is read from the
+  /// bytes again (not a postfix ++/--'s, the old value: such a write is left unrecorded).
+  static bool instrumentWrite(const clang::Expr *Write, const clang::Expr *L,
+                              FunctionInstrumenter &F);
+  static FunctionInstrumenter::ReadForms bytesRead(const BitFieldBytes &Bytes,
+                                                   FunctionInstrumenter &F);
+  /// The bytes of the bit-field that L names: a member (bitFieldBytes), or a binding of a
+  /// declaration by reference, through F.BoundObjects.
+  static std::optional<BitFieldBytes> bytesOf(const clang::Expr *L, FunctionInstrumenter &F);
+};
+
 /// The probe of a write of the kept local V (its text Name) whose node is Unit ("&tu, SITE, CTL"):
 /// Probe(Unit), Probe a sleuth_def or its twin, or in a build for the soundness oracle
 /// (Context::AddressedLocals) sleuth_def_at, or sleuth_defnow_at where the probe runs before the
 /// store, which also pass the local's address, so that a perturbed run can change what it
-/// stored (not a C `register` variable's, which has none).
-std::string keptWriteProbe(const clang::VarDecl *V, const std::string &Name,
+/// stored (not a C `register` variable's, nor a binding of a bit-field's, which have none).
+std::string keptWriteProbe(const clang::ValueDecl *V, const std::string &Name,
                            const std::string &Probe, const std::string &Unit, bool BeforeStore,
                            FunctionInstrumenter &F);
 

@@ -87,10 +87,13 @@ bool ReadProbe::instrument(const ImplicitCastExpr *Cast, FunctionInstrumenter &F
     }
     F.addRead(R, keptRead(*Origin, F));
     if (Kept)
-      F.noteKeptRead(cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl()), Cast);
+      if (const auto *Var = dyn_cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl()))
+        F.noteKeptRead(Var, Cast);
     F.countProbe();
     return true;
   }
+  if (L->refersToBitField())
+    return BitFieldProbe::instrumentRead(Cast, F);
   // In a template pattern, C++'s probes are templates themselves: an lvalue converted to a value
   // there is one in every instantiation, whatever its type.
   // A member of a temporary (`make().field`) is an xvalue, which sleuth::rd(T&) cannot take; it

@@ -4,9 +4,10 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-std::string keptWriteProbe(const VarDecl *V, const std::string &Name, const std::string &Probe,
+std::string keptWriteProbe(const ValueDecl *V, const std::string &Name, const std::string &Probe,
                            const std::string &Unit, bool BeforeStore, FunctionInstrumenter &F) {
-  if (!F.Ctx.AddressedLocals || V->getStorageClass() == SC_Register)
+  const auto *Var = dyn_cast<VarDecl>(V);
+  if (!F.Ctx.AddressedLocals || !Var || Var->getStorageClass() == SC_Register)
     return Probe + "(" + Unit + ")";
   return std::string(BeforeStore ? "sleuth_defnow_at(" : "sleuth_def_at(") + Unit + ", " +
          addressOf(V->getType(), Name, F.isCxx()) + ", sizeof(" + Name + "))";
@@ -71,8 +72,9 @@ static bool instrumentLocal(const BinaryOperator *Assign, const std::string &Ori
   unsigned Site =
       F.addSite(SiteKind::Var, Assign, L->getBeginLoc(), Text, Compound ? CompoundWrite : 0);
   F.claimReads(Assign, Site);
-  const auto *V = cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl());
-  F.Statics.noteWrite(V, Assign, Site, true);
+  const ValueDecl *V = cast<DeclRefExpr>(L->IgnoreParens())->getDecl();
+  if (const auto *Var = dyn_cast<VarDecl>(V))
+    F.Statics.noteWrite(Var, Assign, Site, true);
   // A compound write reads the old value first: its origin is still in the companion.
   std::string Prior = Compound ? F.priorRead(V, Assign, Site, Origin) : "";
   std::string Probe = F.Ctx.AddressedLocals ? std::string("sleuth_def")
@@ -117,6 +119,8 @@ bool WriteProbe::instrument(const BinaryOperator *Assign, FunctionInstrumenter &
     return instrumentLocal(Assign, *Origin, F);
   if (isUnresolved(Assign))
     return instrumentDependent(Assign, F);
+  if (L->refersToBitField())
+    return BitFieldProbe::instrumentWrite(Assign, L, F);
   if (!canTrackWrite(L, F))
     return false;
   CharSourceRange RA = F.Ctx.expansionRange(Assign), RL = F.Ctx.expansionRange(L);
@@ -173,8 +177,9 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     unsigned Site =
         F.addSite(SiteKind::Var, IncDec, L->getBeginLoc(), F.Ctx.text(RL), CompoundWrite);
     std::string Unit = F.Ctx.unitAndSite(Site) + ", " + F.control(Site);
-    const auto *V = cast<VarDecl>(cast<DeclRefExpr>(L->IgnoreParens())->getDecl());
-    F.Statics.noteWrite(V, IncDec, Site, true);
+    const ValueDecl *V = cast<DeclRefExpr>(L->IgnoreParens())->getDecl();
+    if (const auto *Var = dyn_cast<VarDecl>(V))
+      F.Statics.noteWrite(Var, IncDec, Site, true);
     // The write reads the old value, whose origin is still in the companion (with ", ").
     std::string Prior = F.priorRead(V, IncDec, Site, *Origin);
     if (F.Ctx.isDiscarded(IncDec) && !(F.isCxx() && F.Ctx.isCastToVoid(IncDec))) {
@@ -198,7 +203,11 @@ bool WriteProbe::instrument(const UnaryOperator *IncDec, FunctionInstrumenter &F
     F.countProbe();
     return true;
   }
-  if (!canTrackWrite(L, F) || isUnresolved(IncDec)) // an unresolved ++ may be an operator call
+  if (isUnresolved(IncDec)) // an unresolved ++ may be an operator call
+    return false;
+  if (L->refersToBitField())
+    return BitFieldProbe::instrumentWrite(IncDec, L, F);
+  if (!canTrackWrite(L, F))
     return false;
   if (F.isCxx() && L->getType().isVolatileQualified())
     return false; // deprecated on volatile objects in C++20; no wrapper may use its result
