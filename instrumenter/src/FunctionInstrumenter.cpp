@@ -774,33 +774,40 @@ void FunctionInstrumenter::controlHandlers(const ParentMap &Parents,
 }
 
 void FunctionInstrumenter::computeControlDependences() {
-  Stmt *Body = const_cast<Stmt *>(Function->getBody());
+  const Stmt *Body = Function->getBody();
   // The CFG is the pattern's own, but for a pattern whose range-for over a dependent range
-  // has no loop yet: then it is an instantiation's, its statements paired with the pattern's
-  // by their source (a site whose statement has no pair is loose, as one the CFG lacks).
-  const FunctionDecl *GraphFunction = Function;
-  Stmt *GraphBody = Body;
-  const StmtCorrespondence *Same = nullptr;
+  // has no loop yet: then it is each instantiation's, its statements paired with the pattern's
+  // by their source (a site whose statement has no pair there is loose, as one the CFG lacks),
+  // and a site's controllers are those it has in any of them (`if constexpr` keeps a different
+  // branch in each).
+  // Without a CFG no site has a controller, also those that do not run on every call: none of
+  // them may take the quiet control.
+  bool Built = true;
   if (StmtCorrespondence::hasDependentRangeFor(Body) && !instances().empty()) {
-    Same = &instances().front();
-    GraphFunction = Same->instance();
-    GraphBody = const_cast<Stmt *>(GraphFunction->getBody());
+    for (const StmtCorrespondence &Same : instances())
+      Built = controlFrom(&Same, instances().size() > 1) && Built;
+  } else {
+    Built = controlFrom(nullptr, false);
   }
+  QuietControls = Built && !hasTry(Body) && !callsSetjmp(Body);
+}
+
+bool FunctionInstrumenter::controlFrom(const StmtCorrespondence *Same, bool Merge) {
+  Stmt *Body = const_cast<Stmt *>(Function->getBody());
+  const FunctionDecl *GraphFunction = Same ? Same->instance() : Function;
+  Stmt *GraphBody = const_cast<Stmt *>(GraphFunction->getBody());
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
   std::unique_ptr<CFG> Graph = CFG::buildCFG(GraphFunction, GraphBody, &Ctx.Ast, Options);
-  // Without a CFG no site has a controller, also those that do not run on every call: none of
-  // them may take the quiet control.
-  QuietControls = false;
   if (!Graph)
-    return;
+    return false;
   ParentMap Parents(Body);
   std::optional<ParentMap> GraphParents;
   if (Same)
     GraphParents.emplace(GraphBody);
   std::unique_ptr<CFGStmtMap> Map(CFGStmtMap::Build(Graph.get(), Same ? &*GraphParents : &Parents));
   if (!Map)
-    return;
+    return false;
   // The block of a statement of the pattern, and the site of a block's terminator.
   auto BlockOf = [&](const Stmt *S) -> const CFGBlock * {
     if (Same)
@@ -813,7 +820,6 @@ void FunctionInstrumenter::computeControlDependences() {
       T = Same->inPattern(T);
     return T ? TerminatorSites.find(T) : TerminatorSites.end();
   };
-  QuietControls = !hasTry(Body) && !callsSetjmp(Body);
   // Direct control dependences (the post-dominance frontier, not Clang's iterated one): a site
   // inside `if (b)` inside `while (a)` is controlled by b alone, as b itself is by a. The runtime
   // picks the latest executed of a site's controllers, which among the transitive ones was the
@@ -888,7 +894,15 @@ void FunctionInstrumenter::computeControlDependences() {
       // runtime's search for the latest controller can stop early.
       llvm::sort(It->second);
     }
-    (*Ctx.Sites)[SiteId].Controllers = It->second;
+    std::vector<unsigned> &Controllers = (*Ctx.Sites)[SiteId].Controllers;
+    if (Merge) {
+      for (unsigned Test : It->second)
+        if (!llvm::is_contained(Controllers, Test))
+          Controllers.push_back(Test);
+      llvm::sort(Controllers);
+    } else {
+      Controllers = It->second;
+    }
     if (Loose.contains(It->first))
       LooseControl.insert(SiteId);
   }
@@ -897,6 +911,9 @@ void FunctionInstrumenter::computeControlDependences() {
   for (auto &[SiteId, Anchor] : Anchors)
     AnchorOf[SiteId] = Anchor;
   controlHandlers(Parents, AnchorOf);
+  // Where the controllers merge several graphs, no one graph says which test always ran first.
+  if (Merge)
+    return true;
 
   // A site one test T controls may still run before T in a frame: a loop's test, which T in the
   // body controls through the back edge, runs first when the loop is entered; a call inside
@@ -951,6 +968,7 @@ void FunctionInstrumenter::computeControlDependences() {
       (*Ctx.Sites)[SiteId].Flags |= StaticControl;
     }
   }
+  return true;
 }
 
 } // namespace sleuth::instrumenter

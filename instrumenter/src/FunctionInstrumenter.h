@@ -237,6 +237,9 @@ private:
   void walkChildren(const clang::Stmt *S);
   void visit(const clang::Stmt *S);
   void computeControlDependences();
+  /// The sites' controllers from the CFG of the function, or of the instantiation Same pairs
+  /// with it; merged into those already found where Merge is set. False without a CFG.
+  bool controlFrom(const StmtCorrespondence *Same, bool Merge);
   void controlHandlers(const clang::ParentMap &Parents,
                        const llvm::DenseMap<unsigned, const clang::Stmt *> &AnchorOf);
   /// True if Call may throw and is inside the try block of a try statement of this function.

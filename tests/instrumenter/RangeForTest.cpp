@@ -31,20 +31,20 @@ protected:
 
 /// Rows of the site table: kind, flags, line, column, function, first controller, controllers.
 struct SiteRow {
-  unsigned Kind, Flags, Line, Column, Controllers;
+  unsigned Kind, Flags, Line, Column, FirstController, Controllers;
   std::string Name;
 };
 std::vector<SiteRow> sites(const std::string &Text) {
   std::vector<SiteRow> Rows;
   size_t At = Text.find("__sleuth_sites[] = {");
   std::string Table = Text.substr(At, Text.find("};", At) - At);
-  std::regex Row("\\{([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), [0-9]+, [0-9]+, ([0-9]+), "
+  std::regex Row("\\{([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), [0-9]+, ([0-9]+), ([0-9]+), "
                  "\"([^\"]*)\"\\}");
   for (auto It = std::sregex_iterator(Table.begin(), Table.end(), Row);
        It != std::sregex_iterator(); ++It)
     Rows.push_back({unsigned(std::stoul((*It)[1])), unsigned(std::stoul((*It)[2])),
                     unsigned(std::stoul((*It)[3])), unsigned(std::stoul((*It)[4])),
-                    unsigned(std::stoul((*It)[5])), (*It)[6]});
+                    unsigned(std::stoul((*It)[5])), unsigned(std::stoul((*It)[6])), (*It)[7]});
   return Rows;
 }
 
@@ -195,6 +195,36 @@ TEST_F(RangeForTest, DependentLoopsInTemplatesTestAndControlTheirBody) {
   EXPECT_TRUE(If && Variable && Body) << Text;
 }
 
+TEST_F(RangeForTest, DependentLoopsTakeTheControlOfEveryInstantiation) {
+  // Each instantiation keeps one branch of the `if constexpr`: the call in the branch only the
+  // second keeps (line 6, `y.size()`) has no statement in the first's CFG, and had no
+  // controller when the control came from the first instantiation alone. Both branches are
+  // controlled by the loop's test.
+  std::string Text =
+      rewrite("#include <string>\n"
+              "#include <vector>\n"
+              "template <class T> int f(const std::vector<T> &c) {\n"
+              "  int s = 0, t = 0;\n"
+              "  for (const T &y : c) {\n"
+              "    if constexpr (std::is_integral_v<T>) s += y;\n"
+              "    else t += int(y.size());\n"
+              "  }\n"
+              "  return s + t;\n"
+              "}\n"
+              "int g(const std::vector<int> &a, const std::vector<std::string> &d) {\n"
+              "  return f(a) + f(d);\n"
+              "}\n");
+  int Test = testSite(Text, "for \\(const T &y : c\\)");
+  ASSERT_GE(Test, 0) << Text;
+  bool First = false, Second = false, Call = false;
+  for (const SiteRow &R : sites(Text)) {
+    First |= R.Line == 6 && R.Name == "s" && R.Controllers == 1;
+    Second |= R.Line == 7 && R.Name == "t" && R.Controllers == 1;
+    Call |= R.Line == 7 && R.Name == "<call>" && R.Controllers == 1;
+  }
+  EXPECT_TRUE(First && Second && Call) << Text;
+}
+
 TEST_F(RangeForTest, BindingsOfADependentRangeAreWrittenAndRead) {
   // The bindings of a map's elements, in a pattern: each is declared from the forwarded
   // element, and the body reads them (before, `weight` was read by no probe).
@@ -210,8 +240,9 @@ TEST_F(RangeForTest, BindingsOfADependentRangeAreWrittenAndRead) {
               "}\n"
               "int f(const std::map<std::string, int> &m) { return heaviest(m); }\n");
   EXPECT_TRUE(std::regex_search(
-      Text, std::regex("for \\(auto &&(__sleuth_e[0-9_]+) : m\\)\\s*\\{[^\\n]*auto \\[key, weight\\] = "
-                       "\\1;")))
+      Text,
+      std::regex("for \\(auto &&(__sleuth_e[0-9_]+) : m\\)\\s*\\{[^\\n]*auto \\[key, weight\\] = "
+                 "\\1;")))
       << Text;
   for (const char *Name : {"key", "weight"})
     EXPECT_NE(Text.find("__builtin_addressof(" + std::string(Name) + "), sizeof(" + Name + "))"),
