@@ -307,6 +307,14 @@ bool isLibraryDeclaration(const Decl *D, const SourceManager &SM) {
          SM.isInSystemHeader(SM.getFileLoc(D->getLocation()));
 }
 
+bool isBlockDecomposition(const DecompositionDecl *D, const Context &Ctx) {
+  auto Parents = Ctx.Ast.getParents(*D);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  return Decl && Decl->isSingleDecl() && D->getInit() && D->hasLocalStorage() &&
+         isa_and_nonnull<CompoundStmt>(Ctx.parent(Decl)) && Ctx.fileRange(Decl).isValid() &&
+         Ctx.expansionRange(D->getSourceRange()).isValid();
+}
+
 bool hasAddress(const Expr *LValue) {
   const Expr *E = LValue->IgnoreParens();
   if (E->refersToBitField())

@@ -179,6 +179,10 @@ bool isRepeatable(const clang::Expr *E, clang::ASTContext &Ast);
 /// True if D (not the translation unit) is declared in a system header: the library's, whose
 /// declarations an index of the program's code skips.
 bool isLibraryDeclaration(const clang::Decl *D, const clang::SourceManager &SM);
+/// Whether D (`auto [a, b] = p;`, `auto &[a, b] = p;`) is a local declared alone, with an
+/// initializer, as a statement of a block, spelled in the file: the instrumentation may add
+/// statements after it (DeclarationProbe), and the bindings' companions rely on them.
+bool isBlockDecomposition(const clang::DecompositionDecl *D, const Context &Ctx);
 /// Bit-fields and `register` variables have no address.
 bool hasAddress(const clang::Expr *LValue);
 /// The bytes of a record that hold a bit-field's bits: Address, the text of a

@@ -75,13 +75,10 @@ public:
 
   // `auto [on, level] = f;` declared alone in a block, by copy (DeclarationProbe writes its
   // bindings): its bindings of bit-fields, whose hidden object nothing else can name.
-  bool VisitDeclStmt(DeclStmt *Decl) {
-    const auto *D =
-        Decl->isSingleDecl() ? dyn_cast<DecompositionDecl>(Decl->getSingleDecl()) : nullptr;
-    if (!D || !D->getInit() || !D->hasLocalStorage() || D->getType()->isReferenceType() ||
-        D->getType()->isDependentType() || D->hasAttrs() ||
+  bool VisitDecompositionDecl(DecompositionDecl *D) {
+    if (D->getType()->isReferenceType() || D->getType()->isDependentType() || D->hasAttrs() ||
         D->getDeclContext() != static_cast<const DeclContext *>(Function) ||
-        !isa_and_nonnull<CompoundStmt>(Ctx.parent(Decl)))
+        !isBlockDecomposition(D, Ctx))
       return true;
     for (const BindingDecl *B : D->bindings())
       if (const Expr *Bound = B->getBinding(); Bound && Bound->refersToBitField() &&

@@ -4,11 +4,10 @@ using namespace clang;
 
 namespace sleuth::instrumenter {
 
-FunctionInstrumenter::ReadForms BitFieldProbe::bytesRead(const BitFieldBytes &Bytes,
-                                                         FunctionInstrumenter &F) {
-  std::string Object = Bytes.Address + ", " + std::to_string(Bytes.Size) + "u)";
-  return {"(sleuth_get(" + Object + ", ", ")",
-          "(sleuth_getc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Object + ", ", ")"};
+// The read of the bytes, as any read of memory.
+static FunctionInstrumenter::ReadForms bytesRead(const BitFieldBytes &Bytes,
+                                                 FunctionInstrumenter &F) {
+  return ReadProbe::bytesRead(Bytes.Address, std::to_string(Bytes.Size) + "u", F);
 }
 
 std::optional<BitFieldBytes> BitFieldProbe::bytesOf(const Expr *L, FunctionInstrumenter &F) {

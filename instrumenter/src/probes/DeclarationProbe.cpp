@@ -74,12 +74,7 @@ static SourceLocation afterSemicolon(CharSourceRange Whole, FunctionInstrumenter
 // first binding, which took the initializer's reads. A declaration by reference names the
 // initializer's own object, whose origins are there already.
 bool DeclarationProbe::writesBindings(const DecompositionDecl *D, FunctionInstrumenter &F) {
-  auto Parents = F.Ctx.Ast.getParents(*D);
-  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  const Stmt *Parent = Decl ? F.Ctx.parent(Decl) : nullptr;
-  return F.isCxx() && Decl && Decl->isSingleDecl() && D->getInit() && D->hasLocalStorage() &&
-         !D->getType()->isReferenceType() && isa_and_nonnull<CompoundStmt>(Parent) &&
-         F.Ctx.fileRange(Decl).isValid() && F.Ctx.expansionRange(D->getSourceRange()).isValid();
+  return F.isCxx() && !D->getType()->isReferenceType() && isBlockDecomposition(D, F.Ctx);
 }
 
 bool DeclarationProbe::isRecordedBinding(const BindingDecl *B, bool Dependent,
@@ -159,16 +154,14 @@ static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDec
 // f, declared after it, lets BitFieldProbe reach their bytes (f again names the same object
 // there: it has no side effects). A use, not `unused`, keeps it from -Wunused-variable (and
 // -Wused-but-marked-unused where it is read).
-static bool nameBoundObject(const DeclStmt *Decl, const DecompositionDecl *D, CharSourceRange Whole,
+static bool nameBoundObject(const DecompositionDecl *D, CharSourceRange Whole,
                             FunctionInstrumenter &F) {
   bool BindsBitField = llvm::any_of(D->bindings(), [](const BindingDecl *B) {
     return B->getBinding() && B->getBinding()->refersToBitField();
   });
-  const Expr *Init = D->getInit();
-  if (!BindsBitField || !Init || D->getType()->isDependentType() || !D->hasLocalStorage() ||
-      !isa_and_nonnull<CompoundStmt>(F.Ctx.parent(Decl)))
+  if (!BindsBitField || D->getType()->isDependentType() || !isBlockDecomposition(D, F.Ctx))
     return false;
-  const Expr *Source = Init->IgnoreParenImpCasts();
+  const Expr *Source = D->getInit()->IgnoreParenImpCasts();
   CharSourceRange R = F.Ctx.fileRange(Source);
   if (!Source->isLValue() || !isRepeatable(Source, F.Ctx.Ast) || R.isInvalid())
     return false;
@@ -187,7 +180,7 @@ bool DeclarationProbe::instrument(const DeclStmt *Decl, FunctionInstrumenter &F)
     return false;
   if (const auto *D =
           Decl->isSingleDecl() ? dyn_cast<DecompositionDecl>(Decl->getSingleDecl()) : nullptr)
-    return D->getType()->isReferenceType() ? nameBoundObject(Decl, D, Whole, F)
+    return D->getType()->isReferenceType() ? nameBoundObject(D, Whole, F)
                                            : instrumentDecomposition(Decl, D, Whole, F);
   std::vector<const VarDecl *> Tracked;
   for (const clang::Decl *D : Decl->decls()) {

@@ -24,6 +24,9 @@ public:
   /// The forms of a read of a local kept in the companion Origin.
   static FunctionInstrumenter::ReadForms keptRead(const std::string &Origin,
                                                   FunctionInstrumenter &F);
+  /// The forms of a read of the Size bytes at Address (texts) through the shadow memory.
+  static FunctionInstrumenter::ReadForms
+  bytesRead(const std::string &Address, const std::string &Size, FunctionInstrumenter &F);
   /// The forms of a C read of the lvalue L spelled Text (repeatable) through the shadow memory.
   static FunctionInstrumenter::ReadForms memoryRead(const clang::Expr *L, const std::string &Text,
                                                     FunctionInstrumenter &F);
@@ -41,8 +44,6 @@ public:
   /// bytes again (not a postfix ++/--'s, the old value: such a write is left unrecorded).
   static bool instrumentWrite(const clang::Expr *Write, const clang::Expr *L,
                               FunctionInstrumenter &F);
-  static FunctionInstrumenter::ReadForms bytesRead(const BitFieldBytes &Bytes,
-                                                   FunctionInstrumenter &F);
   /// The bytes of the bit-field that L names: a member (bitFieldBytes), or a binding of a
   /// declaration by reference, through F.BoundObjects.
   static std::optional<BitFieldBytes> bytesOf(const clang::Expr *L, FunctionInstrumenter &F);

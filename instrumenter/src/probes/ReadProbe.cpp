@@ -29,11 +29,16 @@ FunctionInstrumenter::ReadForms ReadProbe::keptRead(const std::string &Origin,
           "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Origin + "), ", ")"};
 }
 
-FunctionInstrumenter::ReadForms ReadProbe::memoryRead(const Expr *L, const std::string &Text,
-                                                      FunctionInstrumenter &F) {
-  std::string Object = addressOfC(L->getType()) + Text + "), " + sizeofLvalue(L, Text) + ")";
+FunctionInstrumenter::ReadForms
+ReadProbe::bytesRead(const std::string &Address, const std::string &Size, FunctionInstrumenter &F) {
+  std::string Object = Address + ", " + Size + ")";
   return {"(sleuth_get(" + Object + ", ", ")",
           "(sleuth_getc(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Object + ", ", ")"};
+}
+
+FunctionInstrumenter::ReadForms ReadProbe::memoryRead(const Expr *L, const std::string &Text,
+                                                      FunctionInstrumenter &F) {
+  return bytesRead(addressOfC(L->getType()) + Text + ")", sizeofLvalue(L, Text), F);
 }
 
 FunctionInstrumenter::ReadForms ReadProbe::cxxRead(FunctionInstrumenter &F) {
