@@ -50,6 +50,7 @@ public:
   const char *description() const override {
     return "replace the only #include of a file of the set by its text";
   }
+  bool joinsFiles() const override { return true; }
   void collect(const FileSet &Set, std::vector<SetChange> &Out) const override {
     const std::size_t N = Set.Texts.size();
     // Per file of the set: the include lines that name it.

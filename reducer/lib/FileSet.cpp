@@ -85,6 +85,38 @@ std::size_t resolveInclude(const FileSet &Set, std::size_t From, std::string_vie
   return Set.Paths.size();
 }
 
+std::vector<std::size_t> includersFirst(const FileSet &Set) {
+  const std::size_t N = Set.Paths.size();
+  // Depth of a file: the longest chain of includes from a file that no file
+  // of the set includes. Relaxed at most N times, so a cycle of includes
+  // cannot loop; the files of a cycle keep whatever depth they reached.
+  std::vector<std::vector<std::size_t>> Includes(N);
+  for (std::size_t F = 0; F < N; ++F)
+    for (const QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
+      std::size_t H = resolveInclude(Set, F, I.Name);
+      if (H < N && H != F)
+        Includes[F].push_back(H);
+    }
+  std::vector<std::size_t> Depth(N, 0);
+  for (std::size_t Round = 0; Round < N; ++Round) {
+    bool Changed = false;
+    for (std::size_t F = 0; F < N; ++F)
+      for (std::size_t H : Includes[F])
+        if (Depth[H] < Depth[F] + 1 && Depth[F] + 1 < N) {
+          Depth[H] = Depth[F] + 1;
+          Changed = true;
+        }
+    if (!Changed)
+      break;
+  }
+  std::vector<std::size_t> Order(N);
+  for (std::size_t F = 0; F < N; ++F)
+    Order[F] = F;
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](std::size_t A, std::size_t B) { return Depth[A] < Depth[B]; });
+  return Order;
+}
+
 std::vector<std::string> applySetChanges(const std::vector<std::string> &Texts,
                                          const std::vector<const SetChange *> &Changes) {
   // Per file, the byte ranges claimed by the parts applied so far.

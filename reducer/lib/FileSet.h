@@ -51,6 +51,13 @@ std::vector<QuotedInclude> quotedIncludes(const std::string &Text);
 /// directory, then in Set.IncludeDirs. Set.Paths.size() if none of the set.
 std::size_t resolveInclude(const FileSet &Set, std::size_t From, std::string_view Name);
 
+/// The indices of Set's files, each file before the files of the set it
+/// includes (directly or not); otherwise in the set's order. A source's
+/// passes then run while its headers are whole, as a preprocessed file's
+/// main file goes before its headers: once the source is small, most of a
+/// header goes in a few large chunks.
+std::vector<std::size_t> includersFirst(const FileSet &Set);
+
 /// A change in one file of a set.
 struct FileEdit {
   std::size_t File = 0;
@@ -74,6 +81,11 @@ public:
   virtual const char *description() const = 0;
   /// Appends every instance found in Set to Out.
   virtual void collect(const FileSet &Set, std::vector<SetChange> &Out) const = 0;
+  /// Whether an instance joins files into one (a header into its includer).
+  /// Such passes run after the passes of each file in a round: joined early,
+  /// a header's text would be reduced as part of its includer, before the
+  /// includer's own code is small enough to leave most of the header unused.
+  virtual bool joinsFiles() const { return false; }
 };
 
 /// All cross-file transformations in their default order.

@@ -1,9 +1,10 @@
 //===- Reduce.cpp - sleuth reduce: the passes to a fixpoint ---------------===//
 //
 // One file: the passes of Transformation.h, coarse levels first, each set of
-// levels to a fixpoint. Several files: rounds of the cross-file passes
-// (FileSet.h) and then the passes of one file on each file in turn, the
-// others held at their best, until a round gains nothing.
+// levels to a fixpoint. Several files: rounds of the cross-file passes that
+// remove (FileSet.h), the passes of one file on each file in turn (sources
+// before their headers, the others held at their best), and the cross-file
+// passes that join files, until a round gains nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
@@ -253,12 +254,15 @@ private:
   std::map<const Transformation *, std::size_t> Gain;
 };
 
-/// One round of the cross-file passes on the whole set.
+/// One round of the cross-file passes on the whole set: those that join
+/// files (Joining) or the others.
 void runCrossFilePasses(Session &S, const std::vector<const CrossFileTransformation *> &Passes,
-                        const std::vector<std::string> &IncludeDirs) {
+                        const std::vector<std::string> &IncludeDirs, bool Joining) {
   for (const CrossFileTransformation *T : Passes) {
     if (S.interrupted())
       break;
+    if (T->joinsFiles() != Joining)
+      continue;
     S.setFocus(Session::AllFiles);
     S.setPass(T->name());
     const std::vector<std::string> Base = S.files();
@@ -347,13 +351,17 @@ int runReduce(const ReduceOptions &O) {
     Reducers.emplace_back(S, Passes, languageFor(O, P), " on " + P);
   for (;;) {
     Size RoundStart = S.bestSize();
-    runCrossFilePasses(S, CrossPasses, IncludeDirs);
-    for (std::size_t F = 0; F < Paths.size() && !S.interrupted(); ++F) {
+    runCrossFilePasses(S, CrossPasses, IncludeDirs, /*Joining=*/false);
+    // Sources before their headers, as in a preprocessed file (FileReducer).
+    for (std::size_t F : includersFirst(FileSet{Paths, S.files(), IncludeDirs})) {
+      if (S.interrupted())
+        break;
       if (S.files()[F].empty())
         continue;
       S.setFocus(F);
       Reducers[F].run();
     }
+    runCrossFilePasses(S, CrossPasses, IncludeDirs, /*Joining=*/true);
     S.setFocus(Session::AllFiles);
     if (S.interrupted() || !(S.bestSize() < RoundStart))
       break;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <sstream>
 #include <sys/wait.h>
 
 using namespace sleuth::reducer::testing;
@@ -190,6 +191,96 @@ TEST(CliMultiFileTest, TheParseOfAFileSeesTheOthers) {
         << readFile(D / "src/main.cpp");
     EXPECT_EQ(readFile(D / "src/main.cpp").find("b += 2"), std::string::npos);
   }
+}
+
+/// What the test saw of each candidate, in the order it ran: the sizes of
+/// a.h and main.cpp, whether main.cpp held the header's text, and whether
+/// main.cpp still held its own function distance() (which the crash does not
+/// need). One line per run, written by the test script.
+struct CandidateLog {
+  struct Run {
+    std::size_t Header, Source;
+    bool Inlined, SourceWhole;
+    /// main.cpp has lost some of its own code, not all of it.
+    bool sourceReduced() const { return Source != 0 && !SourceWhole; }
+  };
+  std::vector<Run> Runs;
+  explicit CandidateLog(const std::string &Text) {
+    std::istringstream In(Text);
+    Run R;
+    int Inlined, Whole;
+    while (In >> R.Header >> R.Source >> Inlined >> Whole) {
+      R.Inlined = Inlined > 0;
+      R.SourceWhole = Whole > 0;
+      Runs.push_back(R);
+    }
+  }
+  /// Index of the first run that satisfies P, or Runs.size().
+  template <typename Pred> std::size_t first(Pred P) const {
+    for (std::size_t I = 0; I < Runs.size(); ++I)
+      if (P(Runs[I]))
+        return I;
+    return Runs.size();
+  }
+};
+
+/// A test script that logs every candidate into Log, then runs Check.
+std::string loggingScript(const std::string &Log, const std::string &Check) {
+  return "#!/bin/sh\necho \"$(wc -c < a.h) $(wc -c < main.cpp) "
+         "$(grep -c 'int crash_marker' main.cpp) "
+         "$(grep -c 'int distance' main.cpp)\" >> '" +
+         Log + "'\n" + Check + "\n";
+}
+
+TEST(CliMultiFileTest, ReducesASourceBeforeTheHeadersItIncludes) {
+  // The header comes first on the command line, yet its own passes wait
+  // until the source has been reduced: while the source is whole it uses
+  // most of what a header declares (in a real project, nearly all of it).
+  TempDir D;
+  writeProject(D);
+  std::string Log = D / "runs.log";
+  writeFile(D / "crash.sh",
+            loggingScript(Log, "grep -q 'int crash_marker' a.h && grep -q '^#include \"a.h\"' "
+                               "main.cpp && grep -q 'use(crash_marker' main.cpp"),
+            true);
+  CliResult R = cli(D, "reduce ./crash.sh a.h main.cpp --jobs 1 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  CandidateLog L(readFile(Log));
+  const std::size_t HeaderSize = std::strlen(Header);
+  std::size_t SourceReduced =
+      L.first([](const CandidateLog::Run &Run) { return Run.sourceReduced(); });
+  std::size_t HeaderPart = L.first(
+      [&](const CandidateLog::Run &Run) { return Run.Header != 0 && Run.Header < HeaderSize; });
+  ASSERT_LT(SourceReduced, L.Runs.size()) << readFile(Log);
+  ASSERT_LT(HeaderPart, L.Runs.size()) << readFile(Log);
+  EXPECT_LT(SourceReduced, HeaderPart) << readFile(Log);
+  EXPECT_LT(readFile(D / "a.h").size(), 30u) << readFile(D / "a.h");
+}
+
+TEST(CliMultiFileTest, JoinsAHeaderToItsIncluderOnlyAfterReducingBoth) {
+  // Here the marker may be declared in main.cpp or in the a.h it includes,
+  // as a compiler sees it, so inline-header applies; it waits for the passes
+  // of each file, which see the header apart.
+  TempDir D;
+  writeProject(D);
+  std::string Log = D / "runs.log";
+  writeFile(D / "crash.sh",
+            loggingScript(Log, "grep -q 'use(crash_marker' main.cpp && { grep -q 'int "
+                               "crash_marker' main.cpp || { grep -q '^#include \"a.h\"' "
+                               "main.cpp && grep -q 'int crash_marker' a.h; }; }"),
+            true);
+  CliResult R = cli(D, "reduce ./crash.sh a.h main.cpp --jobs 1 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  CandidateLog L(readFile(Log));
+  const std::size_t HeaderSize = std::strlen(Header);
+  std::size_t Joined = L.first([](const CandidateLog::Run &Run) { return Run.Inlined; });
+  std::size_t BothReduced = L.first([&](const CandidateLog::Run &Run) {
+    return Run.sourceReduced() && Run.Header != 0 && Run.Header < HeaderSize;
+  });
+  ASSERT_LT(Joined, L.Runs.size()) << readFile(Log);
+  EXPECT_LT(BothReduced, Joined) << readFile(Log);
+  // The marker ends in one file or the other, and the result still crashes.
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
 }
 
 TEST(CliMultiFileTest, BadInputIsOneLineAndAUsageError) {

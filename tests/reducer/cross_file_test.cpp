@@ -129,3 +129,23 @@ TEST(CrossFilePasses, InlineHeaderLeavesSharedEmptyAndOutsideHeaders) {
   S.Texts[2] = "";
   EXPECT_EQ(instances("inline-header", S).size(), 1u);
 }
+
+TEST(IncludersFirst, PutsEachFileBeforeTheFilesItIncludes) {
+  // main.cpp includes b.h, which includes a.h; other.cpp includes a.h; x.h
+  // is not in the set.
+  FileSet S = set({"a.h", "b.h", "main.cpp", "other.cpp", "lone.h"},
+                  {"int a;\n", "#include \"a.h\"\n", "#include \"b.h\"\n#include \"x.h\"\n",
+                   "#include \"a.h\"\n", ""});
+  EXPECT_EQ(includersFirst(S), (std::vector<std::size_t>{2, 3, 4, 1, 0}));
+  // A cycle of includes ends; its files keep the set's order among them.
+  FileSet Cycle = set({"x.h", "y.h", "main.c"},
+                      {"#include \"y.h\"\n", "#include \"x.h\"\n", "#include \"x.h\"\n"});
+  std::vector<std::size_t> Order = includersFirst(Cycle);
+  ASSERT_EQ(Order.size(), 3u);
+  EXPECT_EQ(Order[0], 2u);
+}
+
+TEST(CrossFilePasses, OnlyInlineHeaderJoinsFiles) {
+  for (const CrossFileTransformation *T : allCrossFileTransformations())
+    EXPECT_EQ(T->joinsFiles(), std::string(T->name()) == "inline-header") << T->name();
+}
