@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FileSet.h"
+#include "Transformation.h"
 
 #include <memory>
 
@@ -28,16 +29,84 @@ public:
   }
 };
 
-/// Removes one `#include "..."` line, and nothing else: the files that the
-/// failure needs stay included, the others stop costing each test a parse.
+/// The includes of each file of the set: per file H, the files of the set
+/// that include it and the include lines that do.
+std::vector<std::vector<std::pair<std::size_t, QuotedInclude>>> includersOf(const FileSet &Set) {
+  std::vector<std::vector<std::pair<std::size_t, QuotedInclude>>> Includers(Set.Texts.size());
+  for (std::size_t F = 0; F < Set.Texts.size(); ++F)
+    for (QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
+      std::size_t H = resolveInclude(Set, F, I.Name);
+      if (H < Set.Texts.size())
+        Includers[H].emplace_back(F, std::move(I));
+    }
+  return Includers;
+}
+
+/// Removes one `#include "..."` line: the files that the failure needs stay
+/// included, the others stop costing each test a parse. Where the line is the
+/// only include of a file of the set, a first instance also empties that
+/// file, which then has no use left: the include and what only it needed go
+/// in one test.
 class RemoveInclude : public CrossFileTransformation {
 public:
   const char *name() const override { return "remove-include"; }
-  const char *description() const override { return "remove one #include \"...\" line"; }
+  const char *description() const override {
+    return "remove one #include \"...\" line (and the file if it had no other includer)";
+  }
   void collect(const FileSet &Set, std::vector<SetChange> &Out) const override {
+    auto Includers = includersOf(Set);
     for (std::size_t F = 0; F < Set.Texts.size(); ++F)
-      for (const QuotedInclude &I : quotedIncludes(Set.Texts[F]))
+      for (const QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
+        std::size_t H = resolveInclude(Set, F, I.Name);
+        if (H < Set.Texts.size() && H != F && Includers[H].size() == 1 && !Set.Texts[H].empty())
+          Out.push_back(
+              {{{F, replaceRange(I.Begin, I.End)}, {H, replaceRange(0, Set.Texts[H].size())}}});
         Out.push_back({{{F, replaceRange(I.Begin, I.End)}}});
+      }
+  }
+};
+
+/// Moves one top-level declaration of a header (a piece as lexical-decls
+/// splits the file) to just after the `#include` of that header in one of
+/// its includers: a declaration that only that includer uses then sits
+/// beside its use, and a header that is shared, so that inline-header cannot
+/// move it whole, can still empty one declaration at a time.
+class MoveDeclaration : public CrossFileTransformation {
+public:
+  const char *name() const override { return "move-decl"; }
+  const char *description() const override {
+    return "move a header's top-level declaration to after its #include in one includer";
+  }
+  bool joinsFiles() const override { return true; }
+  bool shrinks() const override { return false; }
+  void collect(const FileSet &Set, std::vector<SetChange> &Out) const override {
+    static const Transformation *Pieces = findTransformation("lexical-decls");
+    auto Includers = includersOf(Set);
+    for (std::size_t H = 0; H < Set.Texts.size(); ++H) {
+      if (Set.Texts[H].empty() || Includers[H].empty())
+        continue;
+      LanguageOptions Lang;
+      Lang.CPlusPlus = !Set.Paths[H].ends_with(".c");
+      std::vector<Change> Decls = collectInstances(*Pieces, Set.Texts[H], Lang);
+      for (const auto &[F, Line] : Includers[H]) {
+        if (F == H)
+          continue;
+        for (const Change &D : Decls) {
+          const Edit &E = D.Edits.front();
+          // The declaration takes its line's newline along, so that a move
+          // leaves the set's size as it was.
+          std::size_t End = E.Offset + E.Length;
+          if (End < Set.Texts[H].size() && Set.Texts[H][End] == '\n')
+            ++End;
+          std::string Text = Set.Texts[H].substr(E.Offset, E.Length) + "\n";
+          if (Line.End == Set.Texts[F].size() && Set.Texts[F].back() != '\n')
+            Text.insert(0, "\n"); // The include is the file's last line, unended.
+          // Pieces inserted at one offset keep their order in the header.
+          Out.push_back({{{H, replaceRange(E.Offset, End)},
+                          {F, replaceRange(Line.End, Line.End, std::move(Text))}}});
+        }
+      }
+    }
   }
 };
 
@@ -53,14 +122,7 @@ public:
   bool joinsFiles() const override { return true; }
   void collect(const FileSet &Set, std::vector<SetChange> &Out) const override {
     const std::size_t N = Set.Texts.size();
-    // Per file of the set: the include lines that name it.
-    std::vector<std::vector<std::pair<std::size_t, QuotedInclude>>> Includers(N);
-    for (std::size_t F = 0; F < N; ++F)
-      for (QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
-        std::size_t H = resolveInclude(Set, F, I.Name);
-        if (H < N)
-          Includers[H].emplace_back(F, std::move(I));
-      }
+    auto Includers = includersOf(Set);
     for (std::size_t H = 0; H < N; ++H) {
       // An empty header is remove-include's; a header included twice (or by
       // itself) cannot move to one place.
@@ -84,6 +146,7 @@ const std::vector<const CrossFileTransformation *> &allCrossFileTransformations(
     L.push_back(std::make_unique<EmptyFile>());
     L.push_back(std::make_unique<InlineHeader>());
     L.push_back(std::make_unique<RemoveInclude>());
+    L.push_back(std::make_unique<MoveDeclaration>());
     return L;
   }();
   static const std::vector<const CrossFileTransformation *> All = [] {

@@ -395,8 +395,9 @@ namespace {
 /// an interesting one becomes the new best at once.
 class SessionEvaluator : public ProbeEvaluator {
 public:
-  SessionEvaluator(Session &S, std::function<std::string(const Config &)> Materialize)
-      : S(S), Materialize(std::move(Materialize)) {}
+  SessionEvaluator(Session &S, std::function<std::string(const Config &)> Materialize,
+                   bool AllowEqualSize)
+      : S(S), Materialize(std::move(Materialize)), AllowEqualSize(AllowEqualSize) {}
 
   static Outcome classify(const RunResult &R) {
     if (R.interesting())
@@ -410,7 +411,8 @@ public:
       R.ExitCode = 0;
       return R;
     }
-    if (!(S.sizeOf(Text) < S.bestSize())) {
+    Size Candidate = S.sizeOf(Text);
+    if (AllowEqualSize ? S.bestSize() < Candidate : !(Candidate < S.bestSize())) {
       R.ExitCode = -2; // Not a reduction: no need to ask.
       return R;
     }
@@ -454,13 +456,14 @@ public:
 private:
   Session &S;
   std::function<std::string(const Config &)> Materialize;
+  bool AllowEqualSize;
 };
 
 } // namespace
 
 std::unique_ptr<ProbeEvaluator>
-Session::evaluator(std::function<std::string(const Config &)> Materialize) {
-  return std::make_unique<SessionEvaluator>(*this, std::move(Materialize));
+Session::evaluator(std::function<std::string(const Config &)> Materialize, bool AllowEqualSize) {
+  return std::make_unique<SessionEvaluator>(*this, std::move(Materialize), AllowEqualSize);
 }
 
 //===----------------------------------------------------------------------===//

@@ -86,6 +86,10 @@ public:
   /// a header's text would be reduced as part of its includer, before the
   /// includer's own code is small enough to leave most of the header unused.
   virtual bool joinsFiles() const { return false; }
+  /// Whether every instance makes the set smaller. Instances of a pass that
+  /// only moves text are accepted at the same size too; moves go one way
+  /// (out of a header), so they end.
+  virtual bool shrinks() const { return true; }
 };
 
 /// All cross-file transformations in their default order.

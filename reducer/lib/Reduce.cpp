@@ -33,11 +33,12 @@ namespace {
 /// use, so removing a user lets its declaration go later in the same sweep.
 /// Passes that sort their instances by size sweep forward, largest first.
 void sweepInstances(Session &S, std::size_t N,
-                    const std::function<std::string(const Config &)> &Materialize, bool Forward) {
+                    const std::function<std::string(const Config &)> &Materialize, bool Forward,
+                    bool AllowEqualSize = false) {
   if (N == 0 || S.interrupted())
     return;
   std::vector<char> Applied(N, 0);
-  auto E = S.evaluator(Materialize);
+  auto E = S.evaluator(Materialize, AllowEqualSize);
   using Range = std::pair<std::size_t, std::size_t>;
   auto WithRange = [&](Range R) {
     Config C;
@@ -278,7 +279,7 @@ void runCrossFilePasses(Session &S, const std::vector<const CrossFileTransformat
             Ptrs.push_back(&Changes[I]);
           return encodeFiles(applySetChanges(Base, Ptrs));
         },
-        /*Forward=*/true);
+        /*Forward=*/true, /*AllowEqualSize=*/!T->shrinks());
     if (S.options().Verbose)
       S.note("pass " + std::string(T->name()) + ": " + std::to_string(Changes.size()) +
              " instances, " + std::to_string(S.runner().testsRun() - Tests) + " tests, -" +

@@ -283,6 +283,25 @@ TEST(CliMultiFileTest, JoinsAHeaderToItsIncluderOnlyAfterReducingBoth) {
   EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
 }
 
+TEST(CliMultiFileTest, MovesADeclarationOfASharedHeaderToItsUser) {
+  // Both sources must keep including a.h, so inline-header cannot apply; the
+  // marker moves into main.cpp and the header ends empty.
+  TempDir D;
+  writeProject(D);
+  writeFile(D / "other.cpp", "#include \"a.h\"\nint helper(int a) { return a; }\n");
+  writeFile(D / "crash.sh",
+            "#!/bin/sh\ngrep -q '^#include \"a.h\"' main.cpp && grep -q '^#include \"a.h\"' "
+            "other.cpp && grep -q 'use(crash_marker' main.cpp && { grep -q 'int crash_marker' "
+            "main.cpp || grep -q 'int crash_marker' a.h; }\n",
+            true);
+  CliResult R = cli(D, "reduce ./crash.sh a.h main.cpp other.cpp --jobs 2 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(readFile(D / "a.h"), "");
+  EXPECT_NE(readFile(D / "main.cpp").find("int crash_marker"), std::string::npos)
+      << readFile(D / "main.cpp");
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
+}
+
 TEST(CliMultiFileTest, BadInputIsOneLineAndAUsageError) {
   TempDir D, Elsewhere;
   writeProject(D);

@@ -105,10 +105,50 @@ TEST(CrossFilePasses, EmptyFileEmptiesOneFileAndKeepsIt) {
 TEST(CrossFilePasses, RemoveIncludeRemovesOneIncludeLine) {
   FileSet S = set({"a.h", "b.cpp"},
                   {"#include \"c.h\"\nint a;\n", "#include <stdio.h>\n#include \"a.h\"\nint b;\n"});
-  EXPECT_EQ(instances("remove-include", S).size(), 2u);
+  // c.h is no file of the set: its line alone. a.h has one includer: first
+  // the line with a.h emptied, then the line alone.
+  ASSERT_EQ(instances("remove-include", S).size(), 3u);
   EXPECT_EQ(apply("remove-include", S, 1), (std::vector<std::string>{"int a;\n", S.Texts[1]}));
   EXPECT_EQ(apply("remove-include", S, 2),
+            (std::vector<std::string>{"", "#include <stdio.h>\nint b;\n"}));
+  EXPECT_EQ(apply("remove-include", S, 3),
             (std::vector<std::string>{S.Texts[0], "#include <stdio.h>\nint b;\n"}));
+}
+
+TEST(CrossFilePasses, RemoveIncludeKeepsAHeaderOthersInclude) {
+  FileSet S =
+      set({"a.h", "b.cpp", "c.cpp"}, {"int a;\n", "#include \"a.h\"\n", "#include \"a.h\"\n"});
+  std::vector<SetChange> I = instances("remove-include", S);
+  ASSERT_EQ(I.size(), 2u);
+  for (const SetChange &C : I)
+    EXPECT_EQ(C.Parts.size(), 1u); // a.h is never emptied with one of its includes.
+}
+
+TEST(CrossFilePasses, MoveDeclMovesOneDeclarationAfterTheInclude) {
+  // a.h is shared, so inline-header cannot move it; its declarations can go
+  // one at a time, each to either includer, just after the include line.
+  FileSet S =
+      set({"a.h", "b.cpp", "c.cpp"},
+          {"struct P { int x; };\nint only_b(P p);\n",
+           "int f();\n#include \"a.h\"\nint g() { return only_b({1}); }\n", "#include \"a.h\""});
+  ASSERT_EQ(instances("move-decl", S).size(), 4u); // 2 declarations x 2 includers.
+  EXPECT_EQ(apply("move-decl", S, 2),
+            (std::vector<std::string>{
+                "struct P { int x; };\n", // The newline goes with the declaration.
+                "int f();\n#include \"a.h\"\nint only_b(P p);\nint g() { return only_b({1}); }\n",
+                S.Texts[2]}));
+  // c.cpp's include is its last line, without a newline: the moved text
+  // starts on a line of its own.
+  EXPECT_EQ(apply("move-decl", S, 3),
+            (std::vector<std::string>{"int only_b(P p);\n", S.Texts[1],
+                                      "#include \"a.h\"\nstruct P { int x; };\n"}));
+  // Both declarations to b.cpp keep the header's order.
+  std::vector<SetChange> I = instances("move-decl", S);
+  EXPECT_EQ(applySetChanges(S.Texts, {&I[0], &I[1]}),
+            (std::vector<std::string>{"",
+                                      "int f();\n#include \"a.h\"\nstruct P { int x; };\nint "
+                                      "only_b(P p);\nint g() { return only_b({1}); }\n",
+                                      S.Texts[2]}));
 }
 
 TEST(CrossFilePasses, InlineHeaderMovesAHeaderIntoItsOnlyIncluder) {
@@ -145,7 +185,9 @@ TEST(IncludersFirst, PutsEachFileBeforeTheFilesItIncludes) {
   EXPECT_EQ(Order[0], 2u);
 }
 
-TEST(CrossFilePasses, OnlyInlineHeaderJoinsFiles) {
+TEST(CrossFilePasses, InlineHeaderAndMoveDeclJoinFiles) {
   for (const CrossFileTransformation *T : allCrossFileTransformations())
-    EXPECT_EQ(T->joinsFiles(), std::string(T->name()) == "inline-header") << T->name();
+    EXPECT_EQ(T->joinsFiles(),
+              std::string(T->name()) == "inline-header" || std::string(T->name()) == "move-decl")
+        << T->name();
 }
