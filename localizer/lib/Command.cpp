@@ -408,8 +408,14 @@ int localizeMain(int Argc, const char **Argv) {
       std::optional<CoverageFile> Cov = CoverageFile::load(Results[I].Spectrum, Error);
       if (!Cov)
         return fail(Error);
-      if (!Args.Mutants.empty() && mapSchemataCoverage(*Cov, Manifest))
-        ++FromSchemata;
+      if (!Args.Mutants.empty()) {
+        SchemataMatch Match = mapSchemataCoverage(*Cov, Manifest);
+        if (Match == SchemataMatch::OtherVersion)
+          return fail(fmt::format("{}: the program was built from another version of {} than {} "
+                                  "describes; rebuild it from the schemata",
+                                  Results[I].Spectrum, Manifest.Schemata, Args.Mutants));
+        FromSchemata += Match == SchemataMatch::Mapped;
+      }
       if (!Model.merge(*Cov, Results[I].Spectrum, S, Error))
         return fail(Error);
       ++WithCoverage;

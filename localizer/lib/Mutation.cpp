@@ -1,5 +1,6 @@
 //===- Mutation.cpp - Metallaxis-FL on a mutant schemata ------------------===//
 #include "sleuth/localizer/mutation.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -58,6 +59,7 @@ bool readSchemataManifest(const std::string &Path, SchemataManifest &Manifest, s
     Manifest.Source = absolutePath(J.at("path").get<std::string>());
     Manifest.Variable = J.value("variable", std::string("SLEUTH_MUTANT"));
     Manifest.PreludeLines = J.value("prelude_lines", 0u);
+    Manifest.SchemataHash = J.value("schemata_hash", std::string());
     for (const nlohmann::json &M : J.at("mutants"))
       Manifest.Mutants.push_back({M.at("id").get<unsigned>(), M.at("line").get<unsigned>(),
                                   M.value("operator", ""), M.value("original", ""),
@@ -71,17 +73,32 @@ bool readSchemataManifest(const std::string &Path, SchemataManifest &Manifest, s
   if (Schemata.size() > 5 && Schemata.ends_with(".json"))
     Schemata.resize(Schemata.size() - 5);
   Manifest.Schemata = absolutePath(Schemata);
+  // Without the schemata at hand (the build may be elsewhere) only the coverage files can tell.
+  std::ifstream Text(Manifest.Schemata, std::ios::binary);
+  if (Text && !Manifest.SchemataHash.empty()) {
+    std::string Bytes((std::istreambuf_iterator<char>(Text)), std::istreambuf_iterator<char>());
+    if (sourceHash(Bytes) != Manifest.SchemataHash) {
+      Error = fmt::format("{}: describes another version of {} (one of the two was rewritten "
+                          "since); run `sleuth mutate --schemata` again",
+                          Path, Schemata);
+      return false;
+    }
+  }
   return true;
 }
 
-bool mapSchemataCoverage(CoverageFile &Cov, const SchemataManifest &Manifest) {
+SchemataMatch mapSchemataCoverage(CoverageFile &Cov, const SchemataManifest &Manifest) {
   std::optional<unsigned> File;
   for (unsigned I = 0; I < Cov.Files.size(); ++I)
     if (Cov.Files[I].Path == Manifest.Schemata ||
         absolutePath(Cov.Files[I].Path) == Manifest.Schemata)
       File = I;
   if (!File)
-    return false;
+    return SchemataMatch::None;
+  // A build of an older schemata numbers its mutants differently.
+  if (!Manifest.SchemataHash.empty() && Cov.Files[*File].ContentHash &&
+      Cov.Files[*File].Hash != Manifest.SchemataHash)
+    return SchemataMatch::OtherVersion;
   unsigned Shift = Manifest.PreludeLines;
   Cov.Files[*File].Path = Manifest.Source;
   // The hash is of the schemata's text, not of the file the views read.
@@ -151,7 +168,7 @@ bool mapSchemataCoverage(CoverageFile &Cov, const SchemataManifest &Manifest) {
   Cov.Edges = std::move(Edges);
   Cov.Conditions = std::move(Conditions);
   Cov.Lines = std::move(Lines);
-  return true;
+  return SchemataMatch::Mapped;
 }
 
 double metallaxisScore(std::size_t ChangedFailing, std::size_t ChangedPassing,

@@ -1,6 +1,7 @@
 //===- Command.cpp - sleuth mutate ---------------------------------------===//
 #include "sleuth/mutator/command.h"
 #include "sleuth/mutator/mutator.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
@@ -306,6 +307,9 @@ int writeSchemata(const Options &O, std::vector<Mutant> &Mutants, const Unit &U)
                                      {"schemata", O.Schemata},
                                      {"variable", std::string(mutator::SchemataVariable)},
                                      {"prelude_lines", S.PreludeLines},
+                                     // OUT and OUT.json are renamed into place one after the
+                                     // other; the hash lets a reader see a mismatched pair.
+                                     {"schemata_hash", sourceHash(S.Text)},
                                      {"path", absolutePath(U.File)},
                                      {"mutants", Included},
                                      {"left_out", Excluded}};

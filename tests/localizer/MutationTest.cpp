@@ -3,6 +3,7 @@
 // runs themselves with shell commands standing in for the schemata binary (they read
 // SLEUTH_MUTANT as it would).
 #include "sleuth/localizer/mutation.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include "TestSupport.h"
 
@@ -88,6 +89,19 @@ TEST_F(MutationTest, ReadsTheManifestOfMutateSchemata) {
   EXPECT_EQ(M.Mutants[0].Line, 7u);
   EXPECT_EQ(M.Mutants[0].Replacement, ">=");
 
+  // The schemata beside the manifest must hold the text it describes.
+  write("h.s.c", "int f(void);\n");
+  std::string Hashed = write("h.s.c.json", R"({"path": "/src/h.c", "mutants": [],
+    "schemata_hash": ")" + sleuth::sourceHash("int f(void);\n") +
+                                               R"("})");
+  EXPECT_TRUE(readSchemataManifest(Hashed, M, Error)) << Error;
+  EXPECT_EQ(M.SchemataHash, sleuth::sourceHash("int f(void);\n"));
+  write("h.s.c", "int f(void);\nint g(void);\n");
+  EXPECT_FALSE(readSchemataManifest(Hashed, M, Error));
+  EXPECT_EQ(Error, Hashed + ": describes another version of " + (Dir / "h.s.c").string() +
+                       " (one of the two was rewritten since); run `sleuth mutate --schemata` "
+                       "again");
+
   EXPECT_FALSE(readSchemataManifest((Dir / "none.json").string(), M, Error));
   EXPECT_EQ(Error,
             "cannot read schemata manifest '" + (Dir / "none.json").string() + "': no such file");
@@ -110,7 +124,7 @@ TEST(Metallaxis, MapsSchemataCoverageOntoTheOriginal) {
   Cov.Edges = {{0, 1, EdgeKind::Seq, 1}, {2, 3, EdgeKind::True, 1}, {4, 5, EdgeKind::Seq, 1}};
   Cov.Conditions = {{0, 11, 5, 11, 9, 1, 0}, {2, 23, 7, 23, 12, 1, 0}};
   Cov.Lines = {{1, 11, 1}, {1, 22, 1}, {1, 23, 1}, {0, 3, 1}};
-  ASSERT_TRUE(mapSchemataCoverage(Cov, M));
+  ASSERT_EQ(mapSchemataCoverage(Cov, M), SchemataMatch::Mapped);
   EXPECT_EQ(Cov.Files[1].Path, "/src/p.c");
   ASSERT_EQ(Cov.Functions.size(), 2u);
   EXPECT_EQ(Cov.Functions[0].Name, "f");
@@ -136,8 +150,23 @@ TEST(Metallaxis, MapsSchemataCoverageOntoTheOriginal) {
 
   CoverageFile Other;
   Other.Files = {{"aaaaaaaaaaaaaaaa", "/src/lib.c"}};
-  EXPECT_FALSE(mapSchemataCoverage(Other, M));
+  EXPECT_EQ(mapSchemataCoverage(Other, M), SchemataMatch::None);
   EXPECT_EQ(Other.Files[0].Path, "/src/lib.c");
+}
+
+TEST(Metallaxis, RefusesCoverageOfAnotherSchemataVersion) {
+  SchemataManifest M;
+  M.Source = "/src/p.c";
+  M.Schemata = "/build/p.s.c";
+  M.SchemataHash = "00112233aabbccdd";
+  CoverageFile Cov;
+  Cov.Files = {{"ffffffffffffffff", "/build/p.s.c"}};
+  Cov.Functions = {{0, 22, 25, 0, 1, "f"}};
+  Cov.Blocks = {{0, 1, {22}}, {0, 1, {}}};
+  EXPECT_EQ(mapSchemataCoverage(Cov, M), SchemataMatch::OtherVersion);
+  EXPECT_EQ(Cov.Files[0].Path, "/build/p.s.c"); // Left as it was.
+  Cov.Files[0].Hash = M.SchemataHash;
+  EXPECT_EQ(mapSchemataCoverage(Cov, M), SchemataMatch::Mapped);
 }
 
 /// Three tests over p.c (lines 1-5): t1 fails and executes 1-3, t2 passes through 1-2, t3

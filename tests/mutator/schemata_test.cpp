@@ -1,6 +1,7 @@
 // Mutant schemata: the text of the guards for each kind of mutant on small inputs, nesting,
 // what is left out and why, the prelude, line numbers kept, and the --schemata command line.
 #include "TestUtil.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include <sys/wait.h>
 
@@ -152,6 +153,10 @@ TEST(SchemataCli, WritesTheSchemataAndItsManifest) {
   EXPECT_NE(Text.find("static int __sleuth_mutant(void)"), std::string::npos);
   std::string Manifest = readFile(Dir / "out.c.json");
   EXPECT_NE(Manifest.find("\"variable\": \"SLEUTH_MUTANT\""), std::string::npos) << Manifest;
+  // The hash of the schemata's text, by which a reader sees a mismatched pair.
+  EXPECT_NE(Manifest.find("\"schemata_hash\": \"" + sleuth::sourceHash(Text) + "\""),
+            std::string::npos)
+      << Manifest;
   EXPECT_NE(Manifest.find("\"reason\": \"in the initializer of a static variable\""),
             std::string::npos)
       << Manifest;

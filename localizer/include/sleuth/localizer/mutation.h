@@ -30,17 +30,28 @@ struct SchemataManifest {
   std::string Schemata; ///< The schemata source, absolute (the manifest's path without .json).
   std::string Variable = "SLEUTH_MUTANT";
   unsigned PreludeLines = 0; ///< Line L of Source is line L + PreludeLines of Schemata.
+  /// The content hash of the schemata text the manifest describes (sleuth/slicer/source_hash.h);
+  /// empty in manifests that predate it.
+  std::string SchemataHash;
   std::vector<Mutant> Mutants;
 };
 
 /// Reads a schemata manifest. On failure returns false and sets Error to one line naming the
 /// file.
+/// Fails when the schemata file beside it holds another text than the manifest describes (the
+/// two are written one after the other, and either may be newer).
 bool readSchemataManifest(const std::string &Path, SchemataManifest &Manifest, std::string &Error);
 
+/// How a coverage file relates to the schemata of a manifest.
+enum class SchemataMatch {
+  None,        ///< It names no file at the schemata's path.
+  Mapped,      ///< It does, and its records now describe the original source.
+  OtherVersion ///< It does, but from a build of another schemata text; nothing was changed.
+};
+
 /// Rewrites the records of Cov that belong to the schemata so that they describe the original
-/// source: its path, its line numbers, without the prelude's function. Returns whether Cov
-/// named the schemata.
-bool mapSchemataCoverage(CoverageFile &Cov, const SchemataManifest &Manifest);
+/// source: its path, its line numbers, without the prelude's function.
+SchemataMatch mapSchemataCoverage(CoverageFile &Cov, const SchemataManifest &Manifest);
 
 /// Metallaxis-FL's score of one mutant, Ochiai on mutant kills: the failing tests whose
 /// outcome it changed / sqrt(all failing tests x (changed failing + changed passing)); 0 when
