@@ -146,6 +146,11 @@ std::string Context::unitAndSite(unsigned Site) const {
   return "&" + UnitName + ", " + std::to_string(Site) + "u";
 }
 
+std::string Context::checkedRead(const std::string &Cache, const std::string &Site,
+                                 const std::string &Origin) const {
+  return "sleuth_chk(&" + UnitName + ", " + Cache + ", " + Site + ", " + Origin + ")";
+}
+
 void Context::wrap(CharSourceRange R, std::string Prefix, std::string Suffix) {
   if (R.isInvalid())
     return;

@@ -136,6 +136,12 @@ public:
   /// `&__sleuth_tu, ID` (with the current file's unit)
   std::string unitAndSite(unsigned Site) const;
 
+  /// `sleuth_chk(&__sleuth_tu, CACHE, SITE, ORIGIN)`: the checked read of an origin that a
+  /// local holds (a companion's, a test's node). Cache and Site are final text, or the
+  /// placeholders @CACHE@ and @SITE@ that a read's forms carry until its consumer is known.
+  std::string checkedRead(const std::string &Cache, const std::string &Site,
+                          const std::string &Origin) const;
+
   /// C++: record a write of the object named Text beside expression R, whose value is
   /// discarded: `((void)(R), sleuth_set(&tu, Site, Ctl, __builtin_addressof(Text), sizeof(Text)))`;
   /// without the cast if R is a call of type void (to GCC a useless cast, -Wuseless-cast).

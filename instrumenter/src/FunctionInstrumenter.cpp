@@ -206,8 +206,7 @@ std::string FunctionInstrumenter::priorRead(const ValueDecl *V, const Stmt *Anch
       Ctx.Sites->addStaticData(Site, *Def, false);
       return "";
     }
-    return "sleuth_chk(&" + Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) + "u, " +
-           Origin + "), ";
+    return Ctx.checkedRead(Cache, std::to_string(Site) + "u", Origin) + ", ";
   });
 }
 

@@ -66,7 +66,7 @@ bool BranchProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
   std::string Node = F.Ctx.UnitName + ".base + " + std::to_string(Site) + "u";
   auto [Prefix, Suffix] =
       F.addRead({}, {"(sleuth_use(" + Node + "), ", ")",
-                     "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Node + "), ", ")"});
+                     "(" + F.Ctx.checkedRead("@CACHE@", "@SITE@", Node) + ", ", ")"});
   ConditionProbe::wrapTest(R, Site, F.Ctx.unitAndSite(Site) + ", " + F.control(Site),
                            Prefix + "0" + Suffix, F.fullExpression(E), F);
   F.mapTerminator(E, Site);

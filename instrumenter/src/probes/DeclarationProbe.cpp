@@ -125,8 +125,7 @@ static bool instrumentDecomposition(const DeclStmt *Decl, const DecompositionDec
       Reads = "sleuth_getc(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) +
               "u, " + Object + "), ";
     else if (FirstOrigin)
-      Reads = "sleuth_chk(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) + "u, " +
-              *FirstOrigin + "), ";
+      Reads = F.Ctx.checkedRead(Cache, std::to_string(Site) + "u", *FirstOrigin) + ", ";
     else
       Reads = "(void)sleuth::rdc(&" + F.Ctx.UnitName + ", " + Cache + ", " + std::to_string(Site) +
               "u, " + First + "), ";

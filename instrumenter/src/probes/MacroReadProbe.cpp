@@ -299,7 +299,7 @@ bool MacroReadProbe::instrument(const Expr *E, FunctionInstrumenter &F) {
     FunctionInstrumenter::ReadForms Forms;
     if (const std::string *Origin = V ? F.Locals.companion(V) : nullptr) {
       Forms = {"sleuth_use(" + *Origin + "), ", "",
-               "sleuth_chk(" + Unit + ", @CACHE@, @SITE@, " + *Origin + "), ", ""};
+               F.Ctx.checkedRead("@CACHE@", "@SITE@", *Origin) + ", ", ""};
     } else {
       std::string Text = V ? V->getNameAsString() : Read.Text;
       QualType T = V ? V->getType() : Read.Lvalue->getType();

@@ -26,7 +26,7 @@ static bool isConstantUse(const Expr *L) {
 FunctionInstrumenter::ReadForms ReadProbe::keptRead(const std::string &Origin,
                                                     FunctionInstrumenter &F) {
   return {"(sleuth_use(" + Origin + "), ", ")",
-          "(sleuth_chk(&" + F.Ctx.UnitName + ", @CACHE@, @SITE@, " + Origin + "), ", ")"};
+          "(" + F.Ctx.checkedRead("@CACHE@", "@SITE@", Origin) + ", ", ")"};
 }
 
 FunctionInstrumenter::ReadForms
