@@ -1,8 +1,9 @@
 #!/bin/bash
-# The scripts that make the reducer benchmark's inputs:
+# The reducer benchmark's scripts:
 #   bench/reduce-split      the two-file split of a preprocessed case
 #                           (headers in lib.h, the case's own code in main.*);
-#   bench/reduce-cases/make-orig   a case's orig.* from its seed.
+#   bench/reduce-cases/make-orig   a case's orig.* from its seed;
+#   bench/reduce-compare    sleuth beside the best peer, from bench/reduce's rows.
 # A synthetic case with hand-written line markers checks the split's files,
 # both marker modes and every error; make-orig runs on a copy of the C case
 # (clang-19 preprocesses it in about a second) and its result must crash
@@ -109,6 +110,26 @@ if command -v clang-19 >/dev/null; then
 else
   fail "clang-19 is not installed"
 fi
+
+# reduce-compare: sleuth beside the best peer whose result still passes; a peer stopped by the
+# limit is beaten by a finished, smaller sleuth run within half the limit.
+compare=$src/bench/reduce-compare
+cat >"$work/table.md" <<'EOF'
+| case | variant | tool | original | final | wall | tests | 1 min | 5 min | 20 min | finished | result | load |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| a | one | sleuth | 9 / 9 / 900 | 1 / 1 / 13 | 10 s | 100 | 13 | 13 | 13 | yes | ok | 1 / 1 |
+| a | one | cvise | 9 / 9 / 900 | 1 / 1 / 12 | 60 s | 800 | 13 | 12 | 12 | yes | ok | 1 / 1 |
+| a | one | creduce | 9 / 9 / 900 | 1 / 1 / 11 | 50 s | 900 | 11 | 11 | 11 | yes | NOT INTERESTING | 1 / 1 |
+| b | split | sleuth | 9 / 9 / 900 | 1 / 1 / 20 | 40 s | 100 | 20 | 20 | 20 | yes | ok | 1 / 1 |
+| b | split | cvise | 9 / 9 / 900 | 1 / 1 / 400 | 180 s | 800 | 500 | 400 | 400 | no (stopped) | ok | 1 / 1 |
+EOF
+out=$("$compare" "$work/table.md")
+echo "$out" | grep -qF '| a | one | 13 in 10 s | cvise: 12 in 60 s | **no** |' ||
+  fail "reduce-compare: a larger sleuth result is not a miss, or an uninteresting peer counted: $out"
+echo "$out" | grep -qF '| b | split | 20 in 40 s | cvise: 400 at the limit, 180 s | yes (22 % of the time) |' ||
+  fail "reduce-compare: a peer stopped at the limit: $out"
+echo "$out" | grep -qF 'target met on 1 of 2' || fail "reduce-compare: no count: $out"
+expect 2 "reduce-compare on a missing file" "$compare" "$work/none.md"
 
 [ $fails -eq 0 ] && echo "bench scripts: all checks passed"
 exit $((fails > 0))
