@@ -85,28 +85,51 @@ public:
     for (std::size_t H = 0; H < Set.Texts.size(); ++H) {
       if (Set.Texts[H].empty() || Includers[H].empty())
         continue;
+      const std::string &Header = Set.Texts[H];
       LanguageOptions Lang;
       Lang.CPlusPlus = !Set.Paths[H].ends_with(".c");
-      std::vector<Change> Decls = collectInstances(*Pieces, Set.Texts[H], Lang);
+      std::vector<Change> Decls = collectInstances(*Pieces, Header, Lang);
       for (const auto &[F, Line] : Includers[H]) {
-        if (F == H)
+        // Into a file the header includes, a declaration could move back.
+        if (F == H || includes(Set, H, F))
           continue;
+        bool Unended = Line.End == Set.Texts[F].size() && Set.Texts[F].back() != '\n';
         for (const Change &D : Decls) {
           const Edit &E = D.Edits.front();
-          // The declaration takes its line's newline along, so that a move
-          // leaves the set's size as it was.
+          // The declaration takes its line break along; the tokens stay as many, which is what
+          // a move must keep (its bytes may differ by a line break).
           std::size_t End = E.Offset + E.Length;
-          if (End < Set.Texts[H].size() && Set.Texts[H][End] == '\n')
+          if (End < Header.size() && Header[End] == '\n')
             ++End;
-          std::string Text = Set.Texts[H].substr(E.Offset, E.Length) + "\n";
-          if (Line.End == Set.Texts[F].size() && Set.Texts[F].back() != '\n')
-            Text.insert(0, "\n"); // The include is the file's last line, unended.
+          std::string Piece = Header.substr(E.Offset, E.Length);
+          std::string Text = Unended ? "\n" + Piece : Piece + "\n";
           // Pieces inserted at one offset keep their order in the header.
           Out.push_back({{{H, replaceRange(E.Offset, End)},
                           {F, replaceRange(Line.End, Line.End, std::move(Text))}}});
         }
       }
     }
+  }
+
+private:
+  /// Whether file From of the set includes file To, directly or not.
+  static bool includes(const FileSet &Set, std::size_t From, std::size_t To) {
+    std::vector<char> Seen(Set.Texts.size(), 0);
+    std::vector<std::size_t> Work = {From};
+    while (!Work.empty()) {
+      std::size_t F = Work.back();
+      Work.pop_back();
+      for (const QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
+        std::size_t G = resolveInclude(Set, F, I.Name);
+        if (G == To)
+          return true;
+        if (G < Set.Texts.size() && !Seen[G]) {
+          Seen[G] = 1;
+          Work.push_back(G);
+        }
+      }
+    }
+    return false;
   }
 };
 

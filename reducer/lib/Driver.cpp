@@ -396,8 +396,8 @@ namespace {
 class SessionEvaluator : public ProbeEvaluator {
 public:
   SessionEvaluator(Session &S, std::function<std::string(const Config &)> Materialize,
-                   bool AllowEqualSize)
-      : S(S), Materialize(std::move(Materialize)), AllowEqualSize(AllowEqualSize) {}
+                   bool AllowSameTokens)
+      : S(S), Materialize(std::move(Materialize)), AllowSameTokens(AllowSameTokens) {}
 
   static Outcome classify(const RunResult &R) {
     if (R.interesting())
@@ -412,7 +412,7 @@ public:
       return R;
     }
     Size Candidate = S.sizeOf(Text);
-    if (AllowEqualSize ? S.bestSize() < Candidate : !(Candidate < S.bestSize())) {
+    if (AllowSameTokens ? S.bestSize().Tokens < Candidate.Tokens : !(Candidate < S.bestSize())) {
       R.ExitCode = -2; // Not a reduction: no need to ask.
       return R;
     }
@@ -456,14 +456,14 @@ public:
 private:
   Session &S;
   std::function<std::string(const Config &)> Materialize;
-  bool AllowEqualSize;
+  bool AllowSameTokens;
 };
 
 } // namespace
 
 std::unique_ptr<ProbeEvaluator>
-Session::evaluator(std::function<std::string(const Config &)> Materialize, bool AllowEqualSize) {
-  return std::make_unique<SessionEvaluator>(*this, std::move(Materialize), AllowEqualSize);
+Session::evaluator(std::function<std::string(const Config &)> Materialize, bool AllowSameTokens) {
+  return std::make_unique<SessionEvaluator>(*this, std::move(Materialize), AllowSameTokens);
 }
 
 //===----------------------------------------------------------------------===//

@@ -96,10 +96,10 @@ public:
 
   /// An evaluator for delta debugging whose configurations Materialize to
   /// texts; interesting candidates smaller than the best are accepted, or
-  /// also those of the same size with AllowEqualSize (for passes that only
-  /// move text, and move it one way, so that they cannot cycle).
+  /// with AllowSameTokens also those with as many tokens (for passes that
+  /// only move text, and move it one way, so that they cannot cycle).
   std::unique_ptr<ProbeEvaluator> evaluator(std::function<std::string(const Config &)> Materialize,
-                                            bool AllowEqualSize = false);
+                                            bool AllowSameTokens = false);
 
   const SessionOptions &options() const { return Opts; }
 

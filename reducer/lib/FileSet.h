@@ -87,8 +87,8 @@ public:
   /// includer's own code is small enough to leave most of the header unused.
   virtual bool joinsFiles() const { return false; }
   /// Whether every instance makes the set smaller. Instances of a pass that
-  /// only moves text are accepted at the same size too; moves go one way
-  /// (out of a header), so they end.
+  /// only moves text are accepted with as many tokens too; moves go one way
+  /// (out of a header, never into a file it includes), so they end.
   virtual bool shrinks() const { return true; }
 };
 

@@ -34,11 +34,11 @@ namespace {
 /// Passes that sort their instances by size sweep forward, largest first.
 void sweepInstances(Session &S, std::size_t N,
                     const std::function<std::string(const Config &)> &Materialize, bool Forward,
-                    bool AllowEqualSize = false) {
+                    bool AllowSameTokens = false) {
   if (N == 0 || S.interrupted())
     return;
   std::vector<char> Applied(N, 0);
-  auto E = S.evaluator(Materialize, AllowEqualSize);
+  auto E = S.evaluator(Materialize, AllowSameTokens);
   using Range = std::pair<std::size_t, std::size_t>;
   auto WithRange = [&](Range R) {
     Config C;
@@ -279,7 +279,7 @@ void runCrossFilePasses(Session &S, const std::vector<const CrossFileTransformat
             Ptrs.push_back(&Changes[I]);
           return encodeFiles(applySetChanges(Base, Ptrs));
         },
-        /*Forward=*/true, /*AllowEqualSize=*/!T->shrinks());
+        /*Forward=*/true, /*AllowSameTokens=*/!T->shrinks());
     if (S.options().Verbose)
       S.note("pass " + std::string(T->name()) + ": " + std::to_string(Changes.size()) +
              " instances, " + std::to_string(S.runner().testsRun() - Tests) + " tests, -" +
@@ -350,6 +350,7 @@ int runReduce(const ReduceOptions &O) {
   Reducers.reserve(Paths.size());
   for (const std::string &P : Paths)
     Reducers.emplace_back(S, Passes, languageFor(O, P), " on " + P);
+  bool ExtraRound = false;
   for (;;) {
     Size RoundStart = S.bestSize();
     runCrossFilePasses(S, CrossPasses, IncludeDirs, /*Joining=*/false);
@@ -362,10 +363,20 @@ int runReduce(const ReduceOptions &O) {
       S.setFocus(F);
       Reducers[F].run();
     }
+    std::vector<std::string> BeforeJoining = S.files();
     runCrossFilePasses(S, CrossPasses, IncludeDirs, /*Joining=*/true);
     S.setFocus(Session::AllFiles);
-    if (S.interrupted() || !(S.bestSize() < RoundStart))
+    if (S.interrupted())
       break;
+    if (S.bestSize() < RoundStart) {
+      ExtraRound = false;
+      continue;
+    }
+    // Moves keep the size, yet what moved can shrink in its new place, and a header they
+    // emptied can lose its includes: one more round after a round that only joined files.
+    if (S.files() == BeforeJoining || ExtraRound)
+      break;
+    ExtraRound = true;
   }
   return S.finish();
 }

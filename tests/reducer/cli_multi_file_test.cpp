@@ -302,6 +302,29 @@ TEST(CliMultiFileTest, MovesADeclarationOfASharedHeaderToItsUser) {
   EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
 }
 
+TEST(CliMultiFileTest, ARoundThatOnlyMovedTextIsFollowedByAnother) {
+  // Only remove-include and move-decl: the first round moves the marker into main.cpp and
+  // gains no token, so without another round main.cpp would keep its include of a.h, which
+  // other.cpp still needs.
+  TempDir D;
+  writeProject(D);
+  writeFile(D / "other.cpp", "#include \"a.h\"\nint helper(point p) { return p.x; }\n");
+  // Nothing else to remove in the first round (main.cpp's include of b.h would be).
+  writeFile(D / "main.cpp", "#include \"a.h\"\nint main() { return use(crash_marker); }\n");
+  writeFile(D / "crash.sh",
+            "#!/bin/sh\ngrep -q 'use(crash_marker' main.cpp && { grep -q 'int crash_marker' "
+            "main.cpp || { grep -q '^#include \"a.h\"' main.cpp && grep -q 'int crash_marker' "
+            "a.h; }; } && grep -q '^#include \"a.h\"' other.cpp && grep -q 'struct point' a.h\n",
+            true);
+  CliResult R = cli(D, "reduce ./crash.sh a.h main.cpp other.cpp --passes remove-include,move-decl "
+                       "--jobs 1 --original-runs 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  std::string Main = readFile(D / "main.cpp");
+  EXPECT_NE(Main.find("int crash_marker"), std::string::npos) << Main;
+  EXPECT_EQ(Main.find("#include \"a.h\""), std::string::npos) << Main;
+  EXPECT_EQ(std::system(("cd '" + D.Path + "' && ./crash.sh").c_str()), 0);
+}
+
 TEST(CliMultiFileTest, BadInputIsOneLineAndAUsageError) {
   TempDir D, Elsewhere;
   writeProject(D);

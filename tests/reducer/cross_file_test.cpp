@@ -2,6 +2,7 @@
 // resolution within the set, changes of several files, and each cross-file
 // transformation with its input and output side by side.
 #include "FileSet.h"
+#include "Tokens.h"
 
 #include <gtest/gtest.h>
 
@@ -138,10 +139,10 @@ TEST(CrossFilePasses, MoveDeclMovesOneDeclarationAfterTheInclude) {
                 "int f();\n#include \"a.h\"\nint only_b(P p);\nint g() { return only_b({1}); }\n",
                 S.Texts[2]}));
   // c.cpp's include is its last line, without a newline: the moved text
-  // starts on a line of its own.
+  // starts on a line of its own, and no newline is added after it.
   EXPECT_EQ(apply("move-decl", S, 3),
             (std::vector<std::string>{"int only_b(P p);\n", S.Texts[1],
-                                      "#include \"a.h\"\nstruct P { int x; };\n"}));
+                                      "#include \"a.h\"\nstruct P { int x; };"}));
   // Both declarations to b.cpp keep the header's order.
   std::vector<SetChange> I = instances("move-decl", S);
   EXPECT_EQ(applySetChanges(S.Texts, {&I[0], &I[1]}),
@@ -177,12 +178,33 @@ TEST(IncludersFirst, PutsEachFileBeforeTheFilesItIncludes) {
                   {"int a;\n", "#include \"a.h\"\n", "#include \"b.h\"\n#include \"x.h\"\n",
                    "#include \"a.h\"\n", ""});
   EXPECT_EQ(includersFirst(S), (std::vector<std::size_t>{2, 3, 4, 1, 0}));
-  // A cycle of includes ends; its files keep the set's order among them.
+  // A cycle of includes ends, with the file outside it first.
   FileSet Cycle = set({"x.h", "y.h", "main.c"},
                       {"#include \"y.h\"\n", "#include \"x.h\"\n", "#include \"x.h\"\n"});
   std::vector<std::size_t> Order = includersFirst(Cycle);
   ASSERT_EQ(Order.size(), 3u);
   EXPECT_EQ(Order[0], 2u);
+}
+
+TEST(CrossFilePasses, MoveDeclKeepsTheTokensAndNeverMovesIntoAnIncludedFile) {
+  // x.h and y.h include each other; main.c includes x.h. A declaration of x.h may go to main.c
+  // but not to y.h, from where it could come back.
+  FileSet S = set({"x.h", "y.h", "main.c"},
+                  {"#include \"y.h\"\nint x; // the x\nint z;", "#include \"x.h\"\nint y;\n",
+                   "#include \"x.h\"\nint main(void) { return x; }\n"});
+  std::vector<SetChange> I = instances("move-decl", S);
+  for (const SetChange &C : I)
+    for (const FileEdit &P : C.Parts)
+      EXPECT_NE(P.File, 1u) << "a move into y.h, which x.h includes, or out of y.h into x.h";
+  auto Tokens = [](const std::vector<std::string> &Texts) {
+    std::size_t N = 0;
+    for (const std::string &T : Texts)
+      N += lexC(T, false).size();
+    return N;
+  };
+  ASSERT_FALSE(I.empty());
+  for (const SetChange &C : I)
+    EXPECT_EQ(Tokens(applySetChanges(S.Texts, {&C})), Tokens(S.Texts));
 }
 
 TEST(CrossFilePasses, InlineHeaderAndMoveDeclJoinFiles) {
