@@ -286,6 +286,17 @@ public:
   }
 };
 
+/// Deletes tokens First..Last. Where text touches the run on both sides, a
+/// space is left, so that the neighbours stay two tokens (`requires(T)`
+/// without its `(` is `requires T)`, not `requiresT)`).
+Change removeTokens(const SourceUnit &U, std::size_t First, std::size_t Last) {
+  std::size_t Begin = U.Tokens[First].Offset, End = U.Tokens[Last].end();
+  auto Blank = [](char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r'; };
+  bool Touching =
+      Begin > 0 && End < U.Text.size() && !Blank(U.Text[Begin - 1]) && !Blank(U.Text[End]);
+  return replaceRange(Begin, End, Touching ? " " : "");
+}
+
 /// Deletes a token.
 class RemoveToken : public Transformation {
 public:
@@ -294,8 +305,28 @@ public:
   Level level() const override { return Lexical; }
   bool needsAST() const override { return false; }
   void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
-    for (const Token &T : U.Tokens)
-      Out.push_back(replaceRange(T.Offset, T.end()));
+    for (std::size_t I = 0; I < U.Tokens.size(); ++I)
+      Out.push_back(removeTokens(U, I, I));
+  }
+};
+
+/// Deletes a run of two to four adjacent tokens, at every offset. A chunk of
+/// the `tokens` pass holds neighbours only where it happens to be aligned, so
+/// a pair that must go together (`= 0` of an initializer, `( )` of a call
+/// whose parentheses the balanced passes keep) can be missed; C-Reduce's
+/// rm-toks passes try such runs too. Longer runs first.
+class RemoveTokenRun : public Transformation {
+public:
+  static constexpr std::size_t Longest = 4;
+  const char *name() const override { return "token-runs"; }
+  const char *description() const override { return "remove 2 to 4 adjacent tokens"; }
+  Level level() const override { return Lexical; }
+  bool needsAST() const override { return false; }
+  bool largestFirst() const override { return true; }
+  void collect(const SourceUnit &U, std::vector<Change> &Out) const override {
+    for (std::size_t N = Longest; N >= 2; --N)
+      for (std::size_t I = 0; I + N <= U.Tokens.size(); ++I)
+        Out.push_back(removeTokens(U, I, I + N - 1));
   }
 };
 
@@ -381,6 +412,7 @@ void addLexicalTransformations(TransformationList &L) {
   L.push_back(std::make_unique<BalancedAngles>());
   L.push_back(std::make_unique<RemoveLine>());
   L.push_back(std::make_unique<RemoveToken>());
+  L.push_back(std::make_unique<RemoveTokenRun>());
   L.push_back(std::make_unique<CollapseWhitespace>());
 }
 

@@ -219,6 +219,12 @@ TEST(TransformationTest, LexicalPassesWorkWithoutParsing) {
   EXPECT_EQ(apply("balanced-angles", "template <class T> struct S;"), "template  struct S;");
   EXPECT_EQ(apply("lines", "int a;\n\nint b;\n", 2), "int a;\n\n");
   EXPECT_EQ(apply("tokens", "int a;", 2), "int ;");
+  // Neighbours that touched the token stay apart.
+  EXPECT_EQ(apply("tokens", "requires(T)", 2), "requires T)");
+  EXPECT_EQ(apply("token-runs", "a+(-b)", 6), "a b)"); // `+(-` went.
+  // Runs of 4, then 3, then 2 tokens, each at every offset: `= 0` goes in one piece.
+  EXPECT_EQ(count("token-runs", "int a = 0;", false), 2u + 3u + 4u);
+  EXPECT_EQ(apply("token-runs", "int a = 0;", 8), "int a ;");
   EXPECT_EQ(apply("whitespace", "int   a ;\n\n\nint b;", 1), "int a ;\n\n\nint b;");
 }
 
