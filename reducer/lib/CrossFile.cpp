@@ -33,12 +33,8 @@ public:
 /// that include it and the include lines that do.
 std::vector<std::vector<std::pair<std::size_t, QuotedInclude>>> includersOf(const FileSet &Set) {
   std::vector<std::vector<std::pair<std::size_t, QuotedInclude>>> Includers(Set.Texts.size());
-  for (std::size_t F = 0; F < Set.Texts.size(); ++F)
-    for (QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
-      std::size_t H = resolveInclude(Set, F, I.Name);
-      if (H < Set.Texts.size())
-        Includers[H].emplace_back(F, std::move(I));
-    }
+  for (Inclusion &I : inclusions(Set))
+    Includers[I.Header].emplace_back(I.Includer, std::move(I.Line));
   return Includers;
 }
 
@@ -82,6 +78,10 @@ public:
   void collect(const FileSet &Set, std::vector<SetChange> &Out) const override {
     static const Transformation *Pieces = findTransformation("lexical-decls");
     auto Includers = includersOf(Set);
+    std::vector<std::vector<std::size_t>> Includes(Set.Texts.size());
+    for (std::size_t H = 0; H < Set.Texts.size(); ++H)
+      for (const auto &[F, Line] : Includers[H])
+        Includes[F].push_back(H);
     for (std::size_t H = 0; H < Set.Texts.size(); ++H) {
       if (Set.Texts[H].empty() || Includers[H].empty())
         continue;
@@ -91,7 +91,7 @@ public:
       std::vector<Change> Decls = collectInstances(*Pieces, Header, Lang);
       for (const auto &[F, Line] : Includers[H]) {
         // Into a file the header includes, a declaration could move back.
-        if (F == H || includes(Set, H, F))
+        if (F == H || reaches(Includes, H, F))
           continue;
         bool Unended = Line.End == Set.Texts[F].size() && Set.Texts[F].back() != '\n';
         for (const Change &D : Decls) {
@@ -112,18 +112,19 @@ public:
   }
 
 private:
-  /// Whether file From of the set includes file To, directly or not.
-  static bool includes(const FileSet &Set, std::size_t From, std::size_t To) {
-    std::vector<char> Seen(Set.Texts.size(), 0);
+  /// Whether file From includes file To, directly or not (Includes: the
+  /// files each file includes).
+  static bool reaches(const std::vector<std::vector<std::size_t>> &Includes, std::size_t From,
+                      std::size_t To) {
+    std::vector<char> Seen(Includes.size(), 0);
     std::vector<std::size_t> Work = {From};
     while (!Work.empty()) {
       std::size_t F = Work.back();
       Work.pop_back();
-      for (const QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
-        std::size_t G = resolveInclude(Set, F, I.Name);
+      for (std::size_t G : Includes[F]) {
         if (G == To)
           return true;
-        if (G < Set.Texts.size() && !Seen[G]) {
+        if (!Seen[G]) {
           Seen[G] = 1;
           Work.push_back(G);
         }

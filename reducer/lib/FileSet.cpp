@@ -85,27 +85,32 @@ std::size_t resolveInclude(const FileSet &Set, std::size_t From, std::string_vie
   return Set.Paths.size();
 }
 
+std::vector<Inclusion> inclusions(const FileSet &Set) {
+  std::vector<Inclusion> Out;
+  for (std::size_t F = 0; F < Set.Texts.size(); ++F)
+    for (QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
+      std::size_t H = resolveInclude(Set, F, I.Name);
+      if (H < Set.Texts.size())
+        Out.push_back({F, H, std::move(I)});
+    }
+  return Out;
+}
+
 std::vector<std::size_t> includersFirst(const FileSet &Set) {
   const std::size_t N = Set.Paths.size();
   // Depth of a file: the longest chain of includes from a file that no file
   // of the set includes. Relaxed at most N times, so a cycle of includes
   // cannot loop; the files of a cycle keep whatever depth they reached.
-  std::vector<std::vector<std::size_t>> Includes(N);
-  for (std::size_t F = 0; F < N; ++F)
-    for (const QuotedInclude &I : quotedIncludes(Set.Texts[F])) {
-      std::size_t H = resolveInclude(Set, F, I.Name);
-      if (H < N && H != F)
-        Includes[F].push_back(H);
-    }
+  std::vector<Inclusion> Edges = inclusions(Set);
   std::vector<std::size_t> Depth(N, 0);
   for (std::size_t Round = 0; Round < N; ++Round) {
     bool Changed = false;
-    for (std::size_t F = 0; F < N; ++F)
-      for (std::size_t H : Includes[F])
-        if (Depth[H] < Depth[F] + 1 && Depth[F] + 1 < N) {
-          Depth[H] = Depth[F] + 1;
-          Changed = true;
-        }
+    for (const Inclusion &E : Edges)
+      if (E.Header != E.Includer && Depth[E.Header] < Depth[E.Includer] + 1 &&
+          Depth[E.Includer] + 1 < N) {
+        Depth[E.Header] = Depth[E.Includer] + 1;
+        Changed = true;
+      }
     if (!Changed)
       break;
   }

@@ -51,6 +51,16 @@ std::vector<QuotedInclude> quotedIncludes(const std::string &Text);
 /// directory, then in Set.IncludeDirs. Set.Paths.size() if none of the set.
 std::size_t resolveInclude(const FileSet &Set, std::size_t From, std::string_view Name);
 
+/// One `#include "..."` in a file of the set (Includer) that names a file of
+/// the set (Header).
+struct Inclusion {
+  std::size_t Includer = 0, Header = 0;
+  QuotedInclude Line;
+};
+/// Every such include, by includer, in the order of its lines: the include
+/// graph that the cross-file passes and includersFirst work from.
+std::vector<Inclusion> inclusions(const FileSet &Set);
+
 /// The indices of Set's files, each file before the files of the set it
 /// includes (directly or not); otherwise in the set's order. A source's
 /// passes then run while its headers are whole, as a preprocessed file's
