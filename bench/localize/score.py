@@ -36,6 +36,9 @@ import time
 
 FORMULAS = ["tarantula", "ochiai", "jaccard", "dstar", "op2", "barinel", "kulczynski2",
             "naish1", "blockrank"]
+# Formulas whose ties are also broken by the value predicates' Importance (`--tie-break
+# importance`), as rows "FORMULA+importance".
+TIE_BROKEN = ["ochiai", "dstar", "op2"]
 MUTATION = ["metallaxis", "muse"]
 MUTATION_SUMMARY = re.compile(r"ran (\d+) of (\d+) mutants")
 MUTANT_LINE = re.compile(r"^(\d+) (.+):(\d+):(\d+) (\S+) (.*)$")
@@ -111,6 +114,12 @@ def rank_formulas(sleuth, mdir, line, jobs):
         if k == 0:
             suite_seconds = done[1]
         ranked[formula] = fault_rank(out, line, suite_seconds)
+    for formula in TIE_BROKEN:
+        out = os.path.join(mdir, formula + "+importance.json")
+        if not localize(sleuth, mdir, ["--from", store, "--store", store, "--formula", formula,
+                                       "--tie-break", "importance", "--json", out]):
+            return None
+        ranked[formula + "+importance"] = fault_rank(out, line, suite_seconds)
     return ranked
 
 
@@ -164,7 +173,8 @@ def main():
     opts = ap.parse_args()
     sleuth = os.path.abspath(opts.sleuth)
     started = time.time()
-    techniques = FORMULAS + (MUTATION if opts.mutation_budget > 0 else [])
+    techniques = (FORMULAS + [f + "+importance" for f in TIE_BROKEN] +
+                  (MUTATION if opts.mutation_budget > 0 else []))
     per_formula = {f: [] for f in techniques}  # list of (best, avg, worst, n, seconds)
     mutants_run = []  # per mutation run: (mutants run, mutants on lines failing tests executed)
     per_subject = {}

@@ -157,6 +157,14 @@ void Context::wrap(CharSourceRange R, std::string Prefix, std::string Suffix) {
   Edits.push_back(Edit{R.getBegin(), R.getEnd(), std::move(Prefix), std::move(Suffix)});
 }
 
+void Context::wrapInside(std::size_t Position, CharSourceRange R, std::string Prefix,
+                         std::string Suffix) {
+  if (R.isInvalid())
+    return;
+  Edits.insert(Edits.begin() + std::ptrdiff_t(std::min(Position, Edits.size())),
+               Edit{R.getBegin(), R.getEnd(), std::move(Prefix), std::move(Suffix)});
+}
+
 void Context::wrap(const Stmt *S, std::string Prefix, std::string Suffix) {
   wrap(fileRange(S), std::move(Prefix), std::move(Suffix));
 }

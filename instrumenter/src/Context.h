@@ -151,6 +151,12 @@ public:
   /// Queue an edit; edits are applied after the whole function was analysed.
   void wrap(const clang::Stmt *S, std::string Prefix, std::string Suffix);
   void wrap(clang::CharSourceRange R, std::string Prefix, std::string Suffix);
+  /// As wrap(R, ...), for an edit that nests inside the edits queued since the queue held
+  /// Position edits (editCount()): a later pass wrapping a statement an earlier pass's edits
+  /// enclose, which post-order alone would put outside them.
+  void wrapInside(std::size_t Position, clang::CharSourceRange R, std::string Prefix,
+                  std::string Suffix);
+  std::size_t editCount() const { return Edits.size(); }
   void insertBefore(clang::SourceLocation L, std::string Text);
   void insertAfterToken(clang::SourceLocation TokenBegin, std::string Text);
   void replace(clang::CharSourceRange R, std::string Text);

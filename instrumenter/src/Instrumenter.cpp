@@ -8,6 +8,7 @@
 #include "HeaderCache.h"
 #include "IncludedFiles.h"
 #include "coverage/FunctionCoverage.h"
+#include "coverage/ValueCounter.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -269,8 +270,9 @@ public:
     unsigned Probes = 0;
     if (IsCoverage) {
       FunctionCoverage FC(Ctx, T.Coverage, F, FunctionInstrumenter::displayName(F));
+      std::size_t FirstEdit = Ctx.editCount();
       if ((Done = FC.run()))
-        Probes = FC.probes();
+        Probes = FC.probes() + ValueCounter(Ctx, T.Coverage, F, FirstEdit).run();
     } else {
       FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
       if ((Done = FI.run()))
@@ -385,7 +387,8 @@ public:
       if (File == Main || T.Functions) {
         if (IsCoverage) {
           TableText = T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
-          Sites = T.Coverage.numCounters();
+          // The flow counters (--stats' "counters"); value predicates have 3 per comparison.
+          Sites = T.Coverage.numCounters() - 3 * unsigned(T.Coverage.Values.size());
         } else {
           TableText = T.Sites.tables(Path, SM.getBufferData(File).str(), T.Suffix);
           Sites = unsigned(T.Sites.size());

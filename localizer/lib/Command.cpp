@@ -55,8 +55,10 @@ ranking:
   --formula NAME         ochiai (default), tarantula, jaccard, dstar, op2,
                          barinel, kulczynski2, naish1, ... or blockrank
   --list-formulas        print the formulas and exit
+  --tie-break HOW        importance: order lines of equal score by their most
+                         important value predicate (x < 0, x == y, ...); none
   --events KINDS         what is ranked: line (default), branch, edge,
-                         dependence, or all; comma-separated
+                         dependence, value, or all; comma-separated
   --mutants MANIFEST     rank lines by Metallaxis-FL: rerun tests against the
                          mutants of `sleuth mutate --schemata OUT FILE` (MANIFEST
                          is OUT.json; the suite's program is built from OUT)
@@ -89,6 +91,8 @@ struct Arguments {
   bool Incremental = false, Verbose = false;
   std::string Formula = "ochiai";
   std::vector<EventKind> Kinds = {EventKind::Line};
+  std::string TieBreak = "none";
+  bool TieBreakGiven = false;
   std::vector<std::string> Views = {"list"};
   std::optional<std::size_t> Top;
   std::string Color = "auto";
@@ -219,7 +223,8 @@ Arguments parseArguments(int Argc, const char **Argv) {
       Args.Kinds.clear();
       for (const std::string &K : splitList(Value())) {
         if (K == "all")
-          Args.Kinds = {EventKind::Line, EventKind::Branch, EventKind::Edge, EventKind::Dependence};
+          Args.Kinds = {EventKind::Line, EventKind::Branch, EventKind::Edge, EventKind::Dependence,
+                        EventKind::Value};
         else if (K == "line" || K == "lines")
           Args.Kinds.push_back(EventKind::Line);
         else if (K == "branch" || K == "branches")
@@ -228,12 +233,21 @@ Arguments parseArguments(int Argc, const char **Argv) {
           Args.Kinds.push_back(EventKind::Edge);
         else if (K == "dependence" || K == "dependences" || K == "deps")
           Args.Kinds.push_back(EventKind::Dependence);
+        else if (K == "value" || K == "values")
+          Args.Kinds.push_back(EventKind::Value);
         else
           throw UsageError{fmt::format(
-              "unknown event kind '{}' (expected line, branch, edge, dependence or all)", K)};
+              "unknown event kind '{}' (expected line, branch, edge, dependence, value or all)",
+              K)};
       }
       if (Args.Kinds.empty())
         throw UsageError{"--events needs at least one kind"};
+    } else if (Name == "--tie-break") {
+      Args.TieBreak = Value();
+      if (Args.TieBreak != "importance" && Args.TieBreak != "none")
+        throw UsageError{
+            fmt::format("--tie-break needs importance or none, not '{}'", Args.TieBreak)};
+      Args.TieBreakGiven = true;
     } else if (Name == "--view") {
       Args.Views = splitList(Value());
       for (const std::string &V : Args.Views)
@@ -482,6 +496,16 @@ int localizeMain(int Argc, const char **Argv) {
   } else {
     std::vector<Event> Events = observedEvents(Suite, Args.Kinds);
     Rep.Result = rankByFormula(Suite, Events, *findFormula(Args.Formula));
+  }
+  if (Args.TieBreak == "importance") {
+    bool LinesOnly = Args.Kinds.size() == 1 && Args.Kinds[0] == EventKind::Line;
+    if (Model.values().empty()) {
+      if (Args.TieBreakGiven)
+        std::fprintf(stderr, "sleuth localize: warning: --tie-break importance: the spectra have "
+                             "no value predicates (built by an older sleuth?); ties are kept\n");
+    } else if (LinesOnly) {
+      breakTiesByPredicates(Suite, Rep.Result);
+    }
   }
   for (std::size_t I = 0; I < Tests.size(); ++I)
     Rep.Tests.push_back({Tests[I].Name, Tests[I].commandLine(), Results[I].Outcome,

@@ -61,7 +61,7 @@ struct ParseError {
 
 /// Record order of the format; a record may only follow records of its own or
 /// an earlier rank.
-enum Rank { Magic, Program, Status, File, Func, Block, Edge, Cond, Line, End };
+enum Rank { Magic, Program, Status, File, Func, Block, Edge, Cond, Line, Value, End };
 
 class Parser {
 public:
@@ -83,12 +83,14 @@ public:
         fail("text after 'end'");
       if (LineNo == 1) {
         if (Fields.size() != 2 || Fields[0] != "sleuth-cov")
-          fail("not a sleuth coverage file (expected 'sleuth-cov 2')");
-        // Version 2's file hash is the content hash; version 1's hashed the path too.
-        if (Fields[1] != "1" && Fields[1] != "2")
-          fail(fmt::format("unsupported coverage format version {} (this sleuth reads 1 and 2)",
+          fail("not a sleuth coverage file (expected 'sleuth-cov 3')");
+        // Version 2's file hash is the content hash; version 1's hashed the path too. Version 3
+        // adds `value` records.
+        if (Fields[1] != "1" && Fields[1] != "2" && Fields[1] != "3")
+          fail(fmt::format("unsupported coverage format version {} (this sleuth reads 1 to 3)",
                            Fields[1]));
-        ContentHashes = Fields[1] == "2";
+        ContentHashes = Fields[1] != "1";
+        Version = unsigned(Fields[1][0] - '0');
         continue;
       }
       if (Fields.empty())
@@ -208,6 +210,24 @@ public:
         Cov.Lines.push_back(L);
         break;
       }
+      case Value: {
+        if (Version < 3)
+          fail("'value' record in a version 1 or 2 file");
+        expect(10);
+        dense(number(1), Cov.Values.size(), "value");
+        CoverageFile::Value V;
+        V.File = reference(2, Cov.Files.size(), "file");
+        V.Line = number(3);
+        V.Column = number(4);
+        V.Left = unescape(Fields[5]);
+        V.Right = unescape(Fields[6]);
+        if (V.Left.empty() || V.Right.empty())
+          fail("'value' record with an empty name");
+        for (unsigned K = 0; K < 3; ++K)
+          V.Counts[K] = count(7 + K);
+        Cov.Values.push_back(std::move(V));
+        break;
+      }
       case End:
         expect(1);
         SawEnd = true;
@@ -250,6 +270,8 @@ private:
       return Cond;
     if (Kind == "line")
       return Line;
+    if (Kind == "value")
+      return Value;
     if (Kind == "end")
       return End;
     return Magic;
@@ -342,6 +364,7 @@ private:
   std::string_view FileName;
   unsigned LineNo = 0;
   bool ContentHashes = true;
+  unsigned Version = 3;
   std::vector<std::string_view> Fields;
 };
 
@@ -371,7 +394,9 @@ std::optional<CoverageFile> CoverageFile::load(const std::string &Path, std::str
 std::string CoverageFile::write() const {
   bool AllContentHashes =
       std::all_of(Files.begin(), Files.end(), [](const Source &S) { return S.ContentHash; });
-  std::string Out = AllContentHashes ? "sleuth-cov 2\n" : "sleuth-cov 1\n";
+  std::string Out = !AllContentHashes ? "sleuth-cov 1\n"
+                    : Values.empty()  ? "sleuth-cov 2\n"
+                                      : "sleuth-cov 3\n";
   Out += fmt::format("program {}\n", escapeField(Program));
   switch (Status.How) {
   case RunStatus::Exit:
@@ -406,6 +431,12 @@ std::string CoverageFile::write() const {
   }
   for (const Line &L : Lines)
     Out += fmt::format("line {} {} {}\n", L.File, L.Number, L.Count);
+  for (std::size_t I = 0; I < Values.size(); ++I) {
+    const Value &V = Values[I];
+    Out += fmt::format("value {} {} {} {} {} {} {} {} {}\n", I, V.File, V.Line, V.Column,
+                       escapeField(V.Left), escapeField(V.Right), V.Counts[0], V.Counts[1],
+                       V.Counts[2]);
+  }
   Out += "end\n";
   return Out;
 }

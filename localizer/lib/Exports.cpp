@@ -63,7 +63,7 @@ std::string relativeUri(const std::string &Path) {
 
 std::string csvExport(const Report &R) {
   std::string Out = "rank_best,rank_worst,rank_average,score,kind,file,line,column,event,ef,ep,"
-                    "nf,np";
+                    "nf,np,second,predicate";
   for (const Formula &F : formulas())
     Out += "," + std::string(F.Name);
   Out += "\n";
@@ -74,6 +74,7 @@ std::string csvExport(const Report &R) {
                     E.Rank.average(), csvNumber(E.Score), eventKindName(E.What.Kind),
                     csvField(R.Suite->Model->sources()[P.Source].Path), P.Line, P.Column,
                     csvField(eventText(R, E)), E.Counts.Ef, E.Counts.Ep, E.Counts.Nf, E.Counts.Np);
+    Out += "," + csvNumber(E.Second) + "," + csvField(liftedBy(R, E));
     for (const Formula &F : formulas())
       Out += "," + csvNumber(F.Score(E.Counts));
     Out += "\n";
@@ -86,6 +87,8 @@ std::string jsonExport(const Report &R) {
   J["version"] = 1;
   J["technique"] = R.Result.Technique;
   J["title"] = R.Result.Title;
+  if (!R.Result.TieBreak.empty())
+    J["tie_break"] = R.Result.TieBreak;
   nlohmann::json Tests = nlohmann::json::array();
   for (const TestInfo &T : R.Tests)
     Tests.push_back({{"name", T.Name},
@@ -111,6 +114,10 @@ std::string jsonExport(const Report &R) {
         {"text", eventText(R, E)}};
     if (P.Column)
       Row["column"] = P.Column;
+    if (E.Lifted) {
+      Row["second"] = jsonScore(E.Second);
+      Row["predicate"] = describeEvent(*R.Suite->Model, *E.Lifted, &R.SourceLines);
+    }
     nlohmann::json Covered = nlohmann::json::array();
     for (const Spectrum &S : R.Suite->Spectra)
       Covered.push_back(eventCount(S, E.What));
@@ -156,9 +163,10 @@ std::string sarifExport(const Report &R, std::size_t Top) {
             : fmt::format("Suspicious {}: {}", eventKindName(E.What.Kind), eventText(R, E));
     std::string Message = fmt::format(
         "{} ({} {}, rank {} of {}): executed by {:g} of {:g} failing and {:g} of {:g} passing "
-        "tests",
+        "tests{}",
         What, R.Result.Title, formatScore(E.Score), formatRank(E.Rank), Total, E.Counts.Ef,
-        E.Counts.failed(), E.Counts.Ep, E.Counts.passed());
+        E.Counts.failed(), E.Counts.Ep, E.Counts.passed(),
+        E.Lifted ? "; among equal scores ranked by " + liftedBy(R, E) : std::string());
     Results.push_back(
         {{"ruleId", "sleuth/suspicious"},
          {"ruleIndex", 0},

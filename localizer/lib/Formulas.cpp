@@ -73,7 +73,21 @@ double zoltar(const EventCounts &C) {
   return C.Ef / (C.Ef + C.Nf + C.Ep + 10000 * C.Nf * C.Ep / C.Ef);
 }
 
-constexpr std::array<Formula, 14> Table = {{
+/// CBI's Importance (Liblit et al., PLDI 2005) of a predicate: the harmonic mean of its
+/// Increase (how much more likely failure is when it holds than when its site is merely
+/// reached) and its sensitivity (the share of failing runs it holds in, on a log scale). The
+/// logarithms are of 1 + the counts, so a predicate that holds in the only failing run scores
+/// (CBI's log F(P) / log NumF is 0 / 0 there). Events that are not predicates (lines, edges,
+/// dependences) have Increase 0.
+double importance(const EventCounts &C) {
+  double Increase = ratio(C.Ef, C.Ef + C.Ep) - ratio(C.Of, C.Of + C.Op);
+  if (Increase <= 0 || C.Ef == 0)
+    return 0;
+  double Sensitivity = std::log1p(C.Ef) / std::log1p(C.failed());
+  return 2 / (1 / Increase + 1 / Sensitivity);
+}
+
+constexpr std::array<Formula, 15> Table = {{
     {"tarantula", "Tarantula", "(ef/F) / (ef/F + ep/P)", tarantula, true},
     {"ochiai", "Ochiai", "ef / sqrt(F * (ef + ep))", ochiai, true},
     {"jaccard", "Jaccard", "ef / (F + ep)", jaccard, true},
@@ -88,6 +102,9 @@ constexpr std::array<Formula, 14> Table = {{
     {"russell-rao", "Russell-Rao", "ef / (F + P)", russellRao, true},
     {"wong2", "Wong2", "ef - ep", wong2, false},
     {"zoltar", "Zoltar", "ef / (F + ep + 10000 nf ep / ef)", zoltar, true},
+    {"importance", "Importance",
+     "2 / (1 / (ef/(ef+ep) - of/(of+op)) + log(1+F) / log(1+ef)); values, branches", importance,
+     true},
 }};
 
 } // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 namespace sleuth::localizer {
@@ -23,14 +24,24 @@ bool sameScore(double A, double B) {
 } // namespace
 
 std::vector<RankRange> rankRanges(std::span<const double> Scores) {
+  return rankRanges(Scores, std::vector<double>(Scores.size(), 0.0));
+}
+
+std::vector<RankRange> rankRanges(std::span<const double> Scores, std::span<const double> Seconds) {
   std::vector<std::size_t> Order(Scores.size());
   std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(),
-                   [&](std::size_t A, std::size_t B) { return Scores[A] > Scores[B]; });
+  auto Same = [&](std::size_t A, std::size_t B) {
+    return sameScore(Scores[A], Scores[B]) && sameScore(Seconds[A], Seconds[B]);
+  };
+  std::stable_sort(Order.begin(), Order.end(), [&](std::size_t A, std::size_t B) {
+    if (!sameScore(Scores[A], Scores[B]))
+      return Scores[A] > Scores[B];
+    return Seconds[A] > Seconds[B];
+  });
   std::vector<RankRange> Ranks(Scores.size());
   for (std::size_t Begin = 0; Begin < Order.size();) {
     std::size_t End = Begin + 1;
-    while (End < Order.size() && sameScore(Scores[Order[Begin]], Scores[Order[End]]))
+    while (End < Order.size() && Same(Order[Begin], Order[End]))
       ++End;
     for (std::size_t I = Begin; I < End; ++I)
       Ranks[Order[I]] = {static_cast<unsigned>(Begin + 1), static_cast<unsigned>(End)};
@@ -47,10 +58,14 @@ EventCounts countEvent(const SuiteSpectra &Suite, Event E) {
   EventCounts C;
   for (std::size_t T = 0; T < Suite.Spectra.size(); ++T) {
     bool Seen = eventCount(Suite.Spectra[T], E) > 0;
-    if (Suite.Failed[T])
+    bool Reached = Seen || observationCount(Suite.Spectra[T], E) > 0;
+    if (Suite.Failed[T]) {
       (Seen ? C.Ef : C.Nf) += 1;
-    else
+      C.Of += Reached;
+    } else {
       (Seen ? C.Ep : C.Np) += 1;
+      C.Op += Reached;
+    }
   }
   return C;
 }
@@ -74,14 +89,18 @@ void orderRanking(const Program &P, std::vector<ScoredEvent> &Events) {
     return std::tie(PA.Line, PA.Column, A.What) < std::tie(PB.Line, PB.Column, B.What);
   };
   std::sort(Events.begin(), Events.end(), [&](const ScoredEvent &A, const ScoredEvent &B) {
-    if (A.Score != B.Score)
+    if (!sameScore(A.Score, B.Score))
       return A.Score > B.Score;
+    if (A.Second != B.Second)
+      return A.Second > B.Second;
     return PlaceLess(A, B);
   });
-  std::vector<double> Scores;
-  for (const ScoredEvent &E : Events)
+  std::vector<double> Scores, Seconds;
+  for (const ScoredEvent &E : Events) {
     Scores.push_back(E.Score);
-  std::vector<RankRange> Ranks = rankRanges(Scores);
+    Seconds.push_back(E.Second);
+  }
+  std::vector<RankRange> Ranks = rankRanges(Scores, Seconds);
   for (std::size_t I = 0; I < Events.size(); ++I)
     Events[I].Rank = Ranks[I];
   // Scores within the tolerance of a tie may have been sorted apart by a
@@ -110,6 +129,36 @@ Ranking rankByFormula(const SuiteSpectra &Suite, std::span<const Event> Events, 
   }
   orderRanking(*Suite.Model, R.Events);
   return R;
+}
+
+void breakTiesByPredicates(const SuiteSpectra &Suite, Ranking &R) {
+  const Program &P = *Suite.Model;
+  const Formula &Importance = *findFormula("importance");
+  // The best predicate of each line: the most important value predicate at a site on it, or
+  // branch predicate (CBI's "branches" scheme: a condition on it was true, or false).
+  std::map<std::pair<unsigned, unsigned>, std::pair<double, Event>> Best;
+  const EventKind PredicateKinds[] = {EventKind::Value, EventKind::Branch};
+  for (Event E : observedEvents(Suite, PredicateKinds)) {
+    double Score = Importance.Score(countEvent(Suite, E));
+    if (Score <= 0)
+      continue;
+    Place Where = placeOf(P, E);
+    auto [It, New] = Best.try_emplace({Where.Source, Where.Line}, Score, E);
+    if (!New && Score > It->second.first)
+      It->second = {Score, E};
+  }
+  R.TieBreak = "importance";
+  for (ScoredEvent &S : R.Events) {
+    if (S.What.Kind != EventKind::Line)
+      continue;
+    Place Where = placeOf(P, S.What);
+    auto It = Best.find({Where.Source, Where.Line});
+    if (It == Best.end())
+      continue;
+    S.Second = It->second.first;
+    S.Lifted = It->second.second;
+  }
+  orderRanking(P, R.Events);
 }
 
 } // namespace sleuth::localizer

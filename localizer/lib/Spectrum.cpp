@@ -203,6 +203,18 @@ bool Program::merge(const CoverageFile &Cov, std::string_view CovName, Spectrum 
       }
       Spectrum::add(Into.Lines, Id, L.Count);
     }
+    for (const CoverageFile::Value &V : Cov.Values) {
+      if (V.File != F)
+        continue;
+      // Keyed by place and names, not by order: a variant of the file built under other macros
+      // shares the sites it has in common.
+      auto Key = std::make_tuple(S, V.Line, V.Column, V.Left, V.Right);
+      auto [It, New] = ValueByPlace.try_emplace(Key, unsigned(Values.size()));
+      if (New)
+        Values.push_back({S, V.Line, V.Column, V.Left, V.Right});
+      for (unsigned K = 0; K < 3; ++K)
+        Spectrum::add(Into.Values, 3 * It->second + K, V.Counts[K]);
+    }
   }
   Into.Processes.push_back(Cov.Status);
   return true;
@@ -247,6 +259,8 @@ std::string_view eventKindName(EventKind Kind) {
     return "edge";
   case EventKind::Dependence:
     return "dependence";
+  case EventKind::Value:
+    return "value";
   }
   return "line";
 }
@@ -261,8 +275,20 @@ uint64_t eventCount(const Spectrum &S, Event E) {
     return Spectrum::at(S.Edges, E.Id);
   case EventKind::Dependence:
     return Spectrum::at(S.Dependences, E.Id);
+  case EventKind::Value:
+    return Spectrum::at(S.Values, E.Id);
   }
   return 0;
+}
+
+uint64_t observationCount(const Spectrum &S, Event E) {
+  if (E.Kind == EventKind::Branch)
+    return Spectrum::at(S.True, E.Id / 2) + Spectrum::at(S.False, E.Id / 2);
+  if (E.Kind != EventKind::Value)
+    return eventCount(S, E);
+  unsigned First = E.Id - E.Id % 3;
+  return Spectrum::at(S.Values, First) + Spectrum::at(S.Values, First + 1) +
+         Spectrum::at(S.Values, First + 2);
 }
 
 std::vector<Event> allEvents(const Program &P, EventKind Kind) {
@@ -279,6 +305,9 @@ std::vector<Event> allEvents(const Program &P, EventKind Kind) {
     break;
   case EventKind::Dependence:
     N = P.dependences().size();
+    break;
+  case EventKind::Value:
+    N = 3 * P.values().size();
     break;
   }
   std::vector<Event> Out;
@@ -334,6 +363,10 @@ Place placeOf(const Program &P, Event E) {
     const Program::Dependence &D = P.dependences()[E.Id];
     return {D.Source, D.Line, 0};
   }
+  case EventKind::Value: {
+    const Program::Value &V = P.values()[E.Id / 3];
+    return {V.Source, V.Line, V.Column};
+  }
   }
   return {};
 }
@@ -368,6 +401,12 @@ std::string describeEvent(const Program &P, Event E,
       Where =
           fmt::format("{}:{}", std::filesystem::path(D.FromPath).filename().string(), D.FromLine);
     return fmt::format("{} {} {} ({})", D.Name, D.Control ? "<-" : "<=", D.FromName, Where);
+  }
+  case EventKind::Value: {
+    const Program::Value &V = P.values()[E.Id / 3];
+    static const char *const Relations[] = {"<", "==", ">"};
+    return fmt::format("{} {} {}", V.Left == "return" ? "return value" : V.Left,
+                       Relations[E.Id % 3], V.Right);
   }
   }
   return "";

@@ -391,6 +391,16 @@ CoverageFile toCoverageFile(const Program &P, const Spectrum &S) {
   for (unsigned L = 0; L < P.lines().size(); ++L)
     Cov.Lines.push_back(
         {FileOfSource[P.lines()[L].Source], P.lines()[L].Number, Spectrum::at(S.Lines, L)});
+  for (unsigned V = 0; V < P.values().size(); ++V) {
+    const Program::Value &Site = P.values()[V];
+    Cov.Values.push_back({FileOfSource[Site.Source],
+                          Site.Line,
+                          Site.Column,
+                          Site.Left,
+                          Site.Right,
+                          {Spectrum::at(S.Values, 3 * V), Spectrum::at(S.Values, 3 * V + 1),
+                           Spectrum::at(S.Values, 3 * V + 2)}});
+  }
   return Cov;
 }
 

@@ -28,10 +28,11 @@ std::string headline(const Report &R, std::string_view What) {
   for (const ScoredEvent &E : R.Result.Events)
     if (std::find(Seen.begin(), Seen.end(), eventKindName(E.What.Kind)) == Seen.end())
       Seen.push_back(eventKindName(E.What.Kind));
-  return fmt::format("{} {} {} event{} ({}) from {} tests ({} failing):\n", R.Result.Title, What,
+  return fmt::format("{} {} {} event{} ({}) from {} tests ({} failing){}:\n", R.Result.Title, What,
                      Count, Count == 1 ? "" : "s",
                      Seen.empty() ? "none" : fmt::format("{}", fmt::join(Seen, ", ")),
-                     R.Suite->Spectra.size(), Failed);
+                     R.Suite->Spectra.size(), Failed,
+                     R.Result.TieBreak.empty() ? "" : ", ties broken by predicate importance");
 }
 
 } // namespace
@@ -39,25 +40,34 @@ std::string headline(const Report &R, std::string_view What) {
 std::string rankedListView(const Report &R, const ViewOptions &Options) {
   std::size_t Shown =
       Options.Top ? std::min(Options.Top, R.Result.Events.size()) : R.Result.Events.size();
-  std::vector<std::string> Ranks, Scores, Places;
-  std::size_t RankWidth = 4, ScoreWidth = 5, PlaceWidth = 8;
+  // The score's parts: how many of the failing and of the passing tests showed the event.
+  std::vector<std::string> Ranks, Scores, Failing, Passing, Places;
+  std::size_t RankWidth = 4, ScoreWidth = 5, FailingWidth = 6, PassingWidth = 6, PlaceWidth = 8;
   for (std::size_t I = 0; I < Shown; ++I) {
     const ScoredEvent &E = R.Result.Events[I];
     Ranks.push_back(formatRank(E.Rank));
     Scores.push_back(formatScore(E.Score));
+    Failing.push_back(fmt::format("{:g}/{:g}", E.Counts.Ef, E.Counts.failed()));
+    Passing.push_back(fmt::format("{:g}/{:g}", E.Counts.Ep, E.Counts.passed()));
     Places.push_back(eventLocation(R, E));
     RankWidth = std::max(RankWidth, Ranks.back().size());
     ScoreWidth = std::max(ScoreWidth, Scores.back().size());
+    FailingWidth = std::max(FailingWidth, Failing.back().size());
+    PassingWidth = std::max(PassingWidth, Passing.back().size());
     PlaceWidth = std::max(PlaceWidth, Places.back().size());
   }
   ColorScale Scale(R.Result);
   std::string Out = headline(R, "ranking of");
-  Out += fmt::format("{:>{}}  {:>{}}  {:<{}}  {}\n", "rank", RankWidth, "score", ScoreWidth,
-                     "location", PlaceWidth, "source");
+  Out += fmt::format("{:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {}\n", "rank", RankWidth, "score",
+                     ScoreWidth, "failed", FailingWidth, "passed", PassingWidth, "location",
+                     PlaceWidth, "source");
   for (std::size_t I = 0; I < Shown; ++I) {
     const ScoredEvent &E = R.Result.Events[I];
-    std::string Row = fmt::format("{:>{}}  {:>{}}  {:<{}}  {}", Ranks[I], RankWidth, Scores[I],
-                                  ScoreWidth, Places[I], PlaceWidth, eventText(R, E));
+    std::string Row = fmt::format("{:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {}", Ranks[I], RankWidth,
+                                  Scores[I], ScoreWidth, Failing[I], FailingWidth, Passing[I],
+                                  PassingWidth, Places[I], PlaceWidth, eventText(R, E));
+    if (E.Lifted)
+      Row += "  [" + liftedBy(R, E) + "]";
     Out += colored(Options.Color, Scale(E.Score), Row) + "\n";
   }
   if (Shown < R.Result.Events.size())

@@ -103,6 +103,14 @@ std::string eventText(const Report &R, const ScoredEvent &E) {
   return First == std::string::npos ? "" : Text.substr(First);
 }
 
+std::string liftedBy(const Report &R, const ScoredEvent &E) {
+  if (!E.Lifted)
+    return "";
+  return fmt::format("{} (importance {})",
+                     describeEvent(*R.Suite->Model, *E.Lifted, &R.SourceLines),
+                     formatScore(E.Second));
+}
+
 std::string eventLocation(const Report &R, const ScoredEvent &E) {
   Place P = placeOf(*R.Suite->Model, E.What);
   std::string File = displayPath(R.Suite->Model->sources()[P.Source].Path);

@@ -48,6 +48,10 @@ std::optional<std::string> sourceLine(const Report &R, unsigned Source, unsigned
 /// description for others.
 std::string eventText(const Report &R, const ScoredEvent &E);
 
+/// The value predicate that ordered E among equal scores, e.g. "m < 0 (importance 0.82)",
+/// or "".
+std::string liftedBy(const Report &R, const ScoredEvent &E);
+
 /// `file:line` (and `:column` for branches).
 std::string eventLocation(const Report &R, const ScoredEvent &E);
 

@@ -37,7 +37,7 @@ struct CoverageArgs {
 
 void emitCoverage(FdWriter &W, void *P) {
   auto *A = static_cast<CoverageArgs *>(P);
-  W.str("sleuth-cov 2").nl();
+  W.str("sleuth-cov 3").nl();
   W.str("program ").field(programName()).nl();
   if (A->Reason == WriteReason::Signal)
     W.str("status signal ").num(unsigned(A->Code)).nl();
@@ -125,6 +125,19 @@ void emitCoverage(FdWriter &W, void *P) {
       }
       W.str("line ").num(F).sp().num(L[0]).sp().num(Count).nl();
     }
+  }
+  unsigned ValueBase = 0;
+  for (unsigned F = 0; F < NumUnits; ++F) {
+    const sleuth_cov_unit &U = *Order[F];
+    for (unsigned I = 0; I < U.num_values; ++I) {
+      const unsigned *V = U.values + 5 * I;
+      W.str("value ").num(ValueBase + I).sp().num(F).sp().num(V[0]).sp().num(V[1]).sp();
+      W.field(U.value_names[V[2]]).sp().field(U.value_names[V[3]]);
+      for (unsigned K = 0; K < 3; ++K)
+        W.sp().num(V[4] + K < U.num_counters ? (unsigned long long)U.counters[V[4] + K] : 0);
+      W.nl();
+    }
+    ValueBase += U.num_values;
   }
   W.str("end").nl();
 }

@@ -106,11 +106,13 @@ conserved=$normal
 # shellcheck disable=SC2086
 grep -Eq 'longjmp|throw' $sources && conserved=0
 awk -v normal="$conserved" '
-  NR == 1 && $0 != "sleuth-cov 2" { print "bad first line: " $0; bad = 1 }
+  NR == 1 && $0 != "sleuth-cov 3" { print "bad first line: " $0; bad = 1 }
   $1 == "func" { entry[$6] = 1; exit_[$7] = 1 }
   $1 == "block" { count[$2] = $4 }
   $1 == "edge" { out[$2] += $5; in_[$3] += $5; haveout[$2] = 1; havein[$3] = 1 }
   $1 == "cond" { c[$3] += $8 + $9; condblock[$3] = 1 }
+  $1 == "line" { linecount[$2 " " $3] = $4 }
+  $1 == "value" { nvalue++; site[nvalue] = $3 " " $4; sum[nvalue] = $8 + $9 + $10; what[nvalue] = $0 }
   { last = $0 }
   END {
     if (last != "end") { print "missing end record"; bad = 1 }
@@ -125,6 +127,11 @@ awk -v normal="$conserved" '
     for (b in condblock)
       if (normal && c[b] != count[b]) {
         print "block " b ": count " count[b] " but its condition ran " c[b] " times"; bad = 1
+      }
+    # A value is counted after its statement ran, so at most as often as the line it is on.
+    for (v = 1; v <= nvalue; v++)
+      if (!(site[v] in linecount) || sum[v] > linecount[site[v]]) {
+        print "value record on no line or counted more often than its line: " what[v]; bad = 1
       }
     exit bad
   }' "$work/run.cov" || fail "inconsistent coverage file $work/run.cov"
@@ -143,8 +150,8 @@ fi
 
 golden=$golden_dir/$name.txt
 if [ "$golden_dir" != - ] && [ -f "$golden" ]; then
-  grep -E '^(line|cond) ' "$work/run.cov" >"$work/actual.txt"
-  diff -u <(grep -v '^#' "$golden") "$work/actual.txt" || fail "line/cond records differ from $golden"
+  grep -E '^(line|cond|value) ' "$work/run.cov" >"$work/actual.txt"
+  diff -u <(grep -v '^#' "$golden") "$work/actual.txt" || fail "line/cond/value records differ from $golden"
   echo "ok [coverage $name/$family]: same output and status ($native_status), consistent, golden matches"
 else
   echo "ok [coverage $name/$family]: same output and status ($native_status), consistent"

@@ -68,7 +68,8 @@ extract() {
 # <= N.
 ranked_within() {
   awk -v loc="$2" -v n="$3" '
-    !found && $3 == loc && $1 ~ /^[0-9]+(-[0-9]+)?$/ { r = $1; sub("^[0-9]+-", "", r); found = 1; ok = (r + 0 <= n) }
+    # rank, score, failed, passed, location, source
+    !found && $5 == loc && $1 ~ /^[0-9]+(-[0-9]+)?$/ { r = $1; sub("^[0-9]+-", "", r); found = 1; ok = (r + 0 <= n) }
     END { exit !(found && ok) }' "$1"
 }
 

@@ -62,9 +62,9 @@ TEST(CoverageTest, KnowsWhichVersionHasContentHashes) {
 TEST(CoverageTest, RejectsBrokenFiles) {
   EXPECT_EQ(parseError(""), "x.cov:0: empty file");
   EXPECT_EQ(parseError("sleuth-deps 1\n"),
-            "x.cov:1: not a sleuth coverage file (expected 'sleuth-cov 2')");
-  EXPECT_EQ(parseError("sleuth-cov 3\n"),
-            "x.cov:1: unsupported coverage format version 3 (this sleuth reads 1 and 2)");
+            "x.cov:1: not a sleuth coverage file (expected 'sleuth-cov 3')");
+  EXPECT_EQ(parseError("sleuth-cov 4\n"),
+            "x.cov:1: unsupported coverage format version 4 (this sleuth reads 1 to 3)");
   std::string Text = Minimal;
   EXPECT_EQ(parseError(Text.substr(0, Text.size() - 4)),
             "x.cov:9: no 'end' record: the file is truncated");

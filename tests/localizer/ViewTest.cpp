@@ -48,16 +48,19 @@ TEST(ViewTest, RankedList) {
   Options.Top = 3;
   EXPECT_EQ(rankedListView(M.R, Options),
             "Tarantula ranking of 10 events (line) from 6 tests (1 failing):\n"
-            "rank  score  location          source\n"
-            "   1  0.833  /src/middle.py:6  return y\n"
-            "   2  0.714  /src/middle.py:5  elif x < z:\n"
-            "   3  0.625  /src/middle.py:3  if x < y:\n"
+            "rank  score  failed  passed  location          source\n"
+            "   1  0.833     1/1     1/5  /src/middle.py:6  return y\n"
+            "   2  0.714     1/1     2/5  /src/middle.py:5  elif x < z:\n"
+            "   3  0.625     1/1     3/5  /src/middle.py:3  if x < y:\n"
             "... 7 more (--top 0 shows all)\n");
   Options.Top = 0;
   std::string All = rankedListView(M.R, Options);
-  EXPECT_NE(All.find(" 4-5  0.500  /src/middle.py:1   def middle(x, y, z):\n"), std::string::npos)
+  EXPECT_NE(All.find(" 4-5  0.500     1/1     5/5  /src/middle.py:1   def middle(x, y, z):\n"),
+            std::string::npos)
       << All;
-  EXPECT_NE(All.find("6-10  0.000  /src/middle.py:4   return y\n"), std::string::npos) << All;
+  EXPECT_NE(All.find("6-10  0.000     0/1     1/5  /src/middle.py:4   return y\n"),
+            std::string::npos)
+      << All;
   Options.Color = true;
   std::string Colored = rankedListView(M.R, Options);
   EXPECT_NE(Colored.find("\x1b[48;2;"), std::string::npos);
@@ -115,11 +118,13 @@ TEST(ViewTest, JsonAndCsv) {
   std::string Csv = csvExport(M.R);
   EXPECT_EQ(Csv.substr(0, Csv.find('\n')),
             "rank_best,rank_worst,rank_average,score,kind,file,line,column,event,ef,ep,nf,np,"
-            "tarantula,ochiai,jaccard,dstar,op2,barinel,kulczynski2,naish1,naish2,kulczynski1,"
-            "sorensen-dice,russell-rao,wong2,zoltar");
-  EXPECT_NE(Csv.find("\n1,1,1,0.707107,line,/src/middle.py,6,0,return y,1,1,0,4,0.833333,0.707107,"
-                     "0.5,1,0.833333,0.5,0.75,4,"),
-            std::string::npos)
+            "second,predicate,tarantula,ochiai,jaccard,dstar,op2,barinel,kulczynski2,naish1,naish2,"
+            "kulczynski1,"
+            "sorensen-dice,russell-rao,wong2,zoltar,importance");
+  EXPECT_NE(
+      Csv.find("\n1,1,1,0.707107,line,/src/middle.py,6,0,return y,1,1,0,4,0,,0.833333,0.707107,"
+               "0.5,1,0.833333,0.5,0.75,4,"),
+      std::string::npos)
       << Csv;
 }
 

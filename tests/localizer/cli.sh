@@ -56,7 +56,7 @@ out=$("$SLEUTH" localize --pass p1.cov --pass p2.cov --pass p3.cov --fail f1.cov
       --color never --top 1 --csv out.csv --json out.json --sarif out.sarif --html out.html) ||
   fail "localize --pass/--fail exited $?"
 # Lines 5 and 6 have the same spectrum here: a tie, reported as the rank range 1-2.
-echo "$out" | grep -q "^ 1-2  0.707  middle.c:5  else if (x < z)$" || fail "ranked list: $out"
+echo "$out" | grep -q "^ 1-2  0.707     1/1     1/3  middle.c:5  else if (x < z)$" || fail "ranked list: $out"
 for f in out.csv out.json out.sarif out.html; do [ -s $f ] || fail "$f not written"; done
 grep -q '"startLine": 6' out.sarif || fail "SARIF lacks line 6"
 ls *.tmp-* 2>/dev/null && fail "temporary files left"
@@ -71,7 +71,7 @@ name=hang timeout=1 cp $PWD/f1.cov "\$SLEUTH_COV_DIR/a.cov"; sleep 60
 EOF2
 out=$("$SLEUTH" localize --tests tests.txt -j 2 --store store --view list,table,source --color never 2>err.txt) ||
   fail "localize --tests exited $?: $(cat err.txt)"
-echo "$out" | grep -q "^ 1-2  0.816  middle.c:6  return y;$" || fail "suite ranking: $out"
+echo "$out" | grep -q "^ 1-2  0.816     2/2     1/3  middle.c:6  return y;$" || fail "suite ranking: $out"
 echo "$out" | grep -q "CRASH   crash" || fail "event table lacks the crash: $out"
 echo "$out" | grep -q "TIMEOUT hang" || fail "event table lacks the timeout: $out"
 grep -q "killed by SIGSEGV" err.txt || fail "no crash note: $(cat err.txt)"

@@ -61,6 +61,19 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   for (auto &[Line, Blocks] : BlocksOfLine)
     LineTable.insert(LineTable.end(), {Line, addList(Pool, Blocks)});
 
+  std::vector<unsigned> ValueTable;
+  std::vector<std::string> Names;
+  std::map<std::string, unsigned> NameIds;
+  auto NameId = [&](const std::string &Name) {
+    auto [It, New] = NameIds.try_emplace(Name, unsigned(Names.size()));
+    if (New)
+      Names.push_back(Name);
+    return It->second;
+  };
+  for (const CoverageValue &V : Values)
+    ValueTable.insert(ValueTable.end(),
+                      {V.Line, V.Column, NameId(V.Left), NameId(V.Right), V.Counter});
+
   const std::string Counters = CounterArray + Suffix;
   std::string Tables;
   Tables += "static unsigned long " + Counters + "[" +
@@ -75,6 +88,11 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
   Tables += array("unsigned", "__sleuth_cov_conds" + Suffix, CondTable);
   Tables += array("unsigned", "__sleuth_cov_lines" + Suffix, LineTable);
   Tables += array("unsigned", "__sleuth_cov_pool" + Suffix, Pool);
+  Tables += array("unsigned", "__sleuth_cov_values" + Suffix, ValueTable);
+  Tables += "static const char *const __sleuth_cov_value_names" + Suffix + "[] = {";
+  for (const std::string &Name : Names)
+    Tables += cStringLiteral(Name) + ", ";
+  Tables += "SLEUTH_COV_NULL};\n";
 
   // The source's content hash: spectra of different versions of a file must not be merged, and
   // the localizer's views warn when the file changed after the run. One version instrumented
@@ -91,7 +109,8 @@ std::string CoverageTable::tables(const std::string &AbsolutePath, const std::st
          std::to_string(Edges.size()) + "u, __sleuth_cov_conds" + Suffix + ", " +
          std::to_string(Conditions.size()) + "u, __sleuth_cov_lines" + Suffix + ", " +
          std::to_string(LineTable.size() / 2) + "u, __sleuth_cov_pool" + Suffix +
-         ", SLEUTH_COV_NULL};\n";
+         ", __sleuth_cov_values" + Suffix + ", " + std::to_string(Values.size()) +
+         "u, __sleuth_cov_value_names" + Suffix + ", SLEUTH_COV_NULL};\n";
   // A constructor registers the unit even if none of its code runs: its lines still count as
   // executable (with count 0).
   Out += "static void __sleuth_cov_init" + Suffix + "(void) __attribute__((constructor));\n";

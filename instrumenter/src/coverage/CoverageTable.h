@@ -38,6 +38,15 @@ struct CoverageCondition {
   CountFormula TrueCount, FalseCount; // its block's true and false out-edges
 };
 
+/// A value site: where an assignment or a return left a value, and what it is compared with
+/// (Right is "0" or another scalar's name). Counter, Counter + 1 and Counter + 2 count the
+/// outcomes "less", "equal" and "greater".
+struct CoverageValue {
+  unsigned Line = 0, Column = 0;
+  std::string Left, Right;
+  unsigned Counter = 0;
+};
+
 class CoverageTable {
 public:
   unsigned newCounter() { return NumCounters++; }
@@ -47,6 +56,7 @@ public:
   std::vector<CoverageBlock> Blocks;
   std::vector<CoverageEdge> Edges;
   std::vector<CoverageCondition> Conditions;
+  std::vector<CoverageValue> Values;
 
   /// The table declarations that go before the first line of the rewritten file (after
   /// `#include "sleuth/coverage.h"`). Source is the file's original text (it goes into the

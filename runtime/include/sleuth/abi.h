@@ -7,7 +7,7 @@
  * dependence file, or crash. So every unit that includes runtime.h or coverage.h refers to a
  * symbol named after the version, which only a runtime of that version defines: an object left
  * over from an older sleuth in a build directory makes the link fail, naming the symbol
- * (`undefined reference to 'sleuth_runtime_abi_4'`), instead of misreading.
+ * (`undefined reference to 'sleuth_runtime_abi_5'`), instead of misreading.
  *
  * Bump SLEUTH_ABI_VERSION (and the symbol's name with it) whenever a shared structure or a
  * probe's signature changes; runtime/src/abi.cpp checks the structures' sizes to remind you.
@@ -17,8 +17,8 @@
 #ifndef SLEUTH_ABI_H
 #define SLEUTH_ABI_H
 
-#define SLEUTH_ABI_VERSION 4
-#define SLEUTH_ABI_SYMBOL sleuth_runtime_abi_4
+#define SLEUTH_ABI_VERSION 5
+#define SLEUTH_ABI_SYMBOL sleuth_runtime_abi_5
 
 #ifdef __cplusplus
 extern "C" {

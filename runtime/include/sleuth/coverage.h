@@ -32,6 +32,10 @@ extern "C" {
  *   conds:  7 per condition: block, line, column, end line, end column, true count formula,
  *                            false count formula
  *   lines:  2 per line:      line, block list
+ *   values: 5 per value site: line, column, left name, right name, first counter
+ * A value site counts how an assigned or returned value compared with 0 or with another scalar
+ * in scope (value_names[left] against value_names[right]): its three counters, from the first,
+ * count "less", "equal" and "greater" (CBI's value predicates).
  * A "formula" or "list" is an index into `pool`. A list is n followed by n values; a formula is
  * n followed by n terms, each 2 * counter + (1 if the term is subtracted), and evaluates to the
  * sum of its terms (never below 0).
@@ -61,6 +65,9 @@ struct sleuth_cov_unit {
   const unsigned *lines;
   unsigned num_lines;
   const unsigned *pool;
+  const unsigned *values;
+  unsigned num_values;
+  const char *const *value_names;
   struct sleuth_cov_unit *next; /* the runtime's */
 };
 

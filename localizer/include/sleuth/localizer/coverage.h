@@ -56,6 +56,15 @@ struct CoverageFile {
     uint64_t Count = 0;
   };
 
+  /// A value predicate site (format version 3): how often the value assigned or returned at
+  /// LINE:COLUMN compared as less than, equal to and greater than Right ("0" or another
+  /// variable). Left is the variable, or "return".
+  struct Value {
+    unsigned File = 0, Line = 0, Column = 0;
+    std::string Left, Right;
+    uint64_t Counts[3] = {0, 0, 0};
+  };
+
   std::string Program;
   RunStatus Status;
   std::vector<Source> Files;
@@ -64,6 +73,7 @@ struct CoverageFile {
   std::vector<Edge> Edges;
   std::vector<Condition> Conditions;
   std::vector<Line> Lines;
+  std::vector<Value> Values;
 
   /// Reads and validates a coverage file. On failure returns nullopt and sets
   /// Error to one line, `PATH:LINE: what is wrong`.
@@ -71,7 +81,8 @@ struct CoverageFile {
   /// As load(), for text in memory; FileName is used in messages.
   static std::optional<CoverageFile> parse(std::string_view Text, std::string_view FileName,
                                            std::string &Error);
-  /// The file in the format load() reads: version 2, or 1 when a source's hash is of version 1.
+  /// The file in the format load() reads: version 3 with values, else 2, or 1 when a source's
+  /// hash is of version 1 (which has no values).
   std::string write() const;
 };
 

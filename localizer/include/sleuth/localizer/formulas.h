@@ -11,6 +11,9 @@ namespace sleuth::localizer {
 /// event.
 struct EventCounts {
   double Ef = 0, Ep = 0, Nf = 0, Np = 0;
+  /// How many failing / passing runs reached the place where the event could occur (a value
+  /// predicate's site, whatever its outcome); for other events the same as Ef and Ep.
+  double Of = 0, Op = 0;
   double failed() const { return Ef + Nf; }
   double passed() const { return Ep + Np; }
 };

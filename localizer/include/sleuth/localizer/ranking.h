@@ -4,6 +4,7 @@
 #include "sleuth/localizer/formulas.h"
 #include "sleuth/localizer/spectrum.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,11 +21,17 @@ struct RankRange {
 
 /// The rank range of each score (higher scores first); Scores[i] gets result[i].
 std::vector<RankRange> rankRanges(std::span<const double> Scores);
+/// The same, ordered by Scores and then, among equal scores, by Seconds (higher first).
+std::vector<RankRange> rankRanges(std::span<const double> Scores, std::span<const double> Seconds);
 
 struct ScoredEvent {
   Event What;
   EventCounts Counts;
   double Score = 0;
+  /// The second criterion, which orders events of equal Score (0 without one).
+  double Second = 0;
+  /// The value predicate whose Importance is Second (breakTiesByPredicates).
+  std::optional<Event> Lifted;
   RankRange Rank;
 };
 
@@ -32,6 +39,8 @@ struct Ranking {
   std::string Technique; ///< As given to --formula: "ochiai", "blockrank".
   std::string Title;     ///< As shown: "Ochiai", "BlockRank".
   bool UnitRange = true; ///< Scores are in [0, 1].
+  /// The second criterion that breaks ties ("importance"), or empty.
+  std::string TieBreak;
   /// Every ranked event, most suspicious first; ties in source order.
   std::vector<ScoredEvent> Events;
 };
@@ -52,6 +61,12 @@ std::vector<Event> observedEvents(const SuiteSpectra &Suite, std::span<const Eve
 
 /// Scores Events with F and ranks them.
 Ranking rankByFormula(const SuiteSpectra &Suite, std::span<const Event> Events, const Formula &F);
+
+/// Breaks the ties of a ranking of lines: among lines of equal score, the line with the more
+/// important predicate ranks first (CBI's Importance of a value predicate, `x < 0`, `x == y`,
+/// ..., at a site on it, or of a branch predicate, a condition on it true or false). Lines
+/// without predicates keep 0.
+void breakTiesByPredicates(const SuiteSpectra &Suite, Ranking &R);
 
 /// Orders already scored events (Score and Counts set) and fills in ranks; ties
 /// are listed in source order.

@@ -59,6 +59,11 @@ public:
   struct Line {
     unsigned Source = 0, Number = 0;
   };
+  /// A value predicate site (CoverageFile::Value): Left compared with Right at Line:Column.
+  struct Value {
+    unsigned Source = 0, Line = 0, Column = 0;
+    std::string Left, Right;
+  };
   /// A dependence seen in some run: `To <= From` (data) or `To <- From` (control).
   struct Dependence {
     bool Control = false;
@@ -77,6 +82,7 @@ public:
   const std::vector<Edge> &edges() const { return Edges; }
   const std::vector<Condition> &conditions() const { return Conditions; }
   const std::vector<Line> &lines() const { return Lines; }
+  const std::vector<Value> &values() const { return Values; }
   const std::vector<Dependence> &dependences() const { return Dependences; }
 
   std::optional<unsigned> lineId(unsigned Source, unsigned Number) const;
@@ -102,11 +108,14 @@ private:
   std::vector<Edge> Edges;
   std::vector<Condition> Conditions;
   std::vector<Line> Lines;
+  std::vector<Value> Values;
   std::vector<Dependence> Dependences;
   std::map<std::string, unsigned, std::less<>> SourceByPath;
   std::map<std::tuple<unsigned, unsigned, EdgeKind>, unsigned> EdgeByBlocks;
   std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> ConditionByPlace;
   std::map<std::pair<unsigned, unsigned>, unsigned> LineByPlace;
+  std::map<std::tuple<unsigned, unsigned, unsigned, std::string, std::string>, unsigned>
+      ValueByPlace;
   std::map<std::string, unsigned> DependenceByKey;
 };
 
@@ -114,6 +123,8 @@ private:
 /// vector shorter than the table means zero for the rest.
 struct Spectrum {
   std::vector<uint64_t> Blocks, Edges, True, False, Lines, Dependences;
+  /// Three per value site: how often its value was less than, equal to, greater than the other.
+  std::vector<uint64_t> Values;
   std::vector<RunStatus> Processes; ///< One per coverage file merged.
 
   static uint64_t at(const std::vector<uint64_t> &Counts, unsigned Id) {
@@ -128,10 +139,11 @@ struct Spectrum {
 
 /// Kinds of events a spectrum is made of (the Debugging Book's "events").
 enum class EventKind {
-  Line,      ///< a source line was executed
-  Branch,    ///< a condition evaluated true / false (Id = 2 * condition + (false ? 1 : 0))
-  Edge,      ///< a CFG edge was taken
-  Dependence ///< a data or control dependence occurred
+  Line,       ///< a source line was executed
+  Branch,     ///< a condition evaluated true / false (Id = 2 * condition + (false ? 1 : 0))
+  Edge,       ///< a CFG edge was taken
+  Dependence, ///< a data or control dependence occurred
+  Value       ///< a value predicate held (Id = 3 * value site + 0 for <, 1 for ==, 2 for >)
 };
 
 struct Event {
@@ -140,11 +152,14 @@ struct Event {
   friend auto operator<=>(const Event &, const Event &) = default;
 };
 
-/// "line", "branch", "edge", "dependence".
+/// "line", "branch", "edge", "dependence", "value".
 std::string_view eventKindName(EventKind Kind);
 
 /// How often the event occurred in the run (0: not at all).
 uint64_t eventCount(const Spectrum &S, Event E);
+/// How often the run reached the place where the event could occur: for a value predicate, its
+/// site, and for a branch, its condition (whatever the outcome); for other events, eventCount.
+uint64_t observationCount(const Spectrum &S, Event E);
 
 /// Every event of the given kind the program model knows.
 std::vector<Event> allEvents(const Program &P, EventKind Kind);
@@ -159,7 +174,8 @@ Place placeOf(const Program &P, Event E);
 
 /// A short description beyond the place: `branch` -> "`c == '<'` true" (the
 /// condition's text is taken from SourceLines, the lines of each source, when
-/// given), `edge` -> "line 12 -> line 14 (true)", `dependence` -> "out <= c (11)".
+/// given), `edge` -> "line 12 -> line 14 (true)", `dependence` -> "out <= c (11)",
+/// `value` -> "m < 0", "m == y", "return value > 0".
 std::string describeEvent(const Program &P, Event E,
                           const std::vector<std::vector<std::string>> *SourceLines = nullptr);
 

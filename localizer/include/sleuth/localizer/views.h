@@ -38,7 +38,8 @@ struct ViewOptions {
 std::vector<std::vector<std::string>> readSources(const Program &P,
                                                   std::vector<std::string> *Warnings);
 
-/// `rank  score  file:line  source`, most suspicious first; ties as "2-4".
+/// `rank  score  failed  passed  file:line  source`, most suspicious first; ties as "2-4"; a
+/// line whose rank among equal scores a predicate decided names it.
 std::string rankedListView(const Report &R, const ViewOptions &Options);
 
 /// The Debugging Book's event table: one row per event, one column per test,
