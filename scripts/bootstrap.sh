@@ -10,7 +10,7 @@ build=${SLEUTH_BUILD_DIR:-$root/build}
 packages=(
   g++ cmake ninja-build
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
-  libboost-graph-dev libfmt-dev nlohmann-json3-dev libgtest-dev
+  libboost-graph-dev libfmt-dev nlohmann-json3-dev libgtest-dev libz3-dev
   graphviz
 )
 # --tests: also what only the test suite needs: Csmith's random programs (tests/e2e/csmith.sh);
