@@ -36,6 +36,9 @@ import time
 
 FORMULAS = ["tarantula", "ochiai", "jaccard", "dstar", "op2", "barinel", "kulczynski2",
             "naish1"]
+# Formulas whose ties are also broken by the value predicates' Importance (the CSV's `second`
+# column, `--tie-break importance`), as rows "FORMULA+importance".
+TIE_BROKEN = ["ochiai", "dstar", "op2"]
 MUTANT_LINE = re.compile(r"^(\d+) (.+):(\d+):(\d+) (\S+) (.*)$")
 
 
@@ -104,19 +107,31 @@ def executed_lines(build, cjson):
     return lines
 
 
+def same(x, s):
+    """As the localizer ties scores: within 1e-9 relative; inf ties inf (DStar)."""
+    if math.isinf(x) or math.isinf(s):
+        return x == s
+    return abs(x - s) <= 1e-9 * max(1.0, abs(s))
+
+
 def ranks(scores, fault):
-    """(best, average, worst) rank of line `fault` among {line: score}; None if absent."""
+    """(best, average, worst) rank of line `fault` among {line: score}; None if absent. A score
+    may be a tuple (score, second criterion), compared in that order."""
     if fault not in scores:
         return None
-    s = scores[fault]
+    s = scores[fault] if isinstance(scores[fault], tuple) else (scores[fault],)
 
-    def tied(x):  # as the localizer ties scores: within 1e-9 relative; inf ties inf (DStar)
-        if math.isinf(x) or math.isinf(s):
-            return x == s
-        return abs(x - s) <= 1e-9 * max(1.0, abs(s))
+    def key(x):
+        return x if isinstance(x, tuple) else (x,)
+
+    def tied(x):
+        return all(same(a, b) for a, b in zip(key(x), s))
 
     def above(x):
-        return x > s and not tied(x)
+        for a, b in zip(key(x), s):
+            if not same(a, b):
+                return a > b
+        return False
 
     best = 1 + sum(1 for x in scores.values() if above(x))
     worst = best - 1 + sum(1 for x in scores.values() if tied(x))
@@ -127,12 +142,16 @@ def number(text):
     return float("inf") if text in ("inf", "+inf") else float(text)
 
 
+def techniques():
+    return FORMULAS + [f + "+importance" for f in TIE_BROKEN] + ["blockrank"]
+
+
 def score_mutant(sleuth, build, mdir, cjson, line, jobs):
     store = os.path.join(mdir, "store")
     shutil.rmtree(store, ignore_errors=True)
     csv_path = os.path.join(mdir, "rank.csv")
     r = run([sleuth, "localize", "--ctest", build, "--store", store, "--jobs", str(jobs),
-             "--timeout", "10", "--view", "none", "--csv", csv_path])
+             "--timeout", "10", "--tie-break", "importance", "--view", "none", "--csv", csv_path])
     message = (r.stderr.strip().splitlines() or [""])[-1]
     if r.returncode:
         if "nothing to localize" in message:
@@ -154,13 +173,17 @@ def rank_files(mdir, cjson, line):
     export carries every formula's score; BlockRank's JSON its own)."""
     csv_path = os.path.join(mdir, "rank.csv")
     json_path = os.path.join(mdir, "blockrank.json")
-    scores = {f: {} for f in FORMULAS + ["blockrank"]}
+    scores = {f: {} for f in techniques()}
     with open(csv_path) as f:
         for row in csv.DictReader(f):
             if row["kind"] != "line" or os.path.realpath(row["file"]) != cjson:
                 continue
             for formula in FORMULAS:
                 scores[formula][int(row["line"])] = number(row[formula])
+            if row.get("second") is not None:  # kept from a run with --tie-break importance
+                for formula in TIE_BROKEN:
+                    scores[formula + "+importance"][int(row["line"])] = (
+                        number(row[formula]), number(row["second"]))
     with open(json_path) as f:
         for e in json.load(f)["events"]:
             if e["kind"] == "line" and os.path.realpath(e["file"]) == cjson:
@@ -168,6 +191,8 @@ def rank_files(mdir, cjson, line):
     n = len(scores["ochiai"])
     result = {"lines": n, "ranks": {}}
     for technique, by_line in scores.items():
+        if not by_line:
+            continue
         r_ = ranks(by_line, line)
         result["ranks"][technique] = list(r_) if r_ else [n, n, n]
     return result
@@ -271,17 +296,19 @@ def main():
         f"; wall time {time.time() - started:.0f} s, "
         f"{statistics.mean([r['seconds'] for r in results]) if results else 0:.1f} s per mutant",
         "",
-        "| technique | EXAM best % | EXAM avg % | EXAM worst % | Top-1 | Top-3 | Top-5 | Top-10 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| technique | EXAM best % | EXAM avg % | EXAM worst % | Top-1 | Top-3 | Top-5 | Top-10 "
+        "| within 10 % |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for technique in FORMULAS + ["blockrank"]:
-        rows = [(r["ranks"][technique], r["lines"]) for r in scored]
+    for technique in techniques():
+        rows = [(r["ranks"][technique], r["lines"]) for r in scored if technique in r["ranks"]]
         if not rows:
             continue
         exam = [statistics.mean(100.0 * rk[i] / n for rk, n in rows) for i in range(3)]
         top = [sum(1 for rk, _ in rows if rk[1] <= k) for k in (1, 3, 5, 10)]
+        within = sum(1 for rk, n in rows if 100.0 * rk[1] / n <= 10)
         lines.append(f"| {technique} | {exam[0]:.1f} | {exam[1]:.1f} | {exam[2]:.1f} | " +
-                     " | ".join(str(t) for t in top) + " |")
+                     " | ".join(str(t) for t in top) + f" | {within} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if opts.markdown:

@@ -108,7 +108,8 @@ def rank_formulas(sleuth, mdir, line, jobs):
                  else ["--from", store])
         out = os.path.join(mdir, formula + ".json")
         done = localize(sleuth, mdir, suite + ["--store", store, "--formula", formula,
-                                               "--json", out, "--jobs", str(jobs)])
+                                               "--tie-break", "none", "--json", out,
+                                               "--jobs", str(jobs)])
         if not done:
             return None
         if k == 0:
@@ -148,7 +149,8 @@ def rank_mutation(sleuth, mdir, msrc, line, flags, inputs, expected, opts):
         out = os.path.join(mdir, technique + ".json")
         done = localize(sleuth, mdir, suite + [
             "--store", store, "--mutants", schemata + ".json", "--mutation-score", technique,
-            "--mutation-budget", f"{opts.mutation_budget:g}", "--json", out,
+            "--mutation-budget", f"{opts.mutation_budget:g}", "--formula", "ochiai",
+            "--tie-break", "none", "--json", out,
             "--jobs", str(opts.jobs)])
         if not done:
             return None

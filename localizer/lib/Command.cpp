@@ -52,11 +52,12 @@ running:
   -v, --verbose          one line per test (failures are always shown)
 
 ranking:
-  --formula NAME         ochiai (default), tarantula, jaccard, dstar, op2,
+  --formula NAME         op2 (default), ochiai, tarantula, jaccard, dstar,
                          barinel, kulczynski2, naish1, ... or blockrank
   --list-formulas        print the formulas and exit
-  --tie-break HOW        importance: order lines of equal score by their most
-                         important value predicate (x < 0, x == y, ...); none
+  --tie-break HOW        importance (default): order lines of equal score by
+                         their most important predicate (x < 0, x == y, a
+                         condition true or false); none: keep the ties
   --events KINDS         what is ranked: line (default), branch, edge,
                          dependence, value, or all; comma-separated
   --mutants MANIFEST     rank lines by Metallaxis-FL: rerun tests against the
@@ -89,9 +90,11 @@ struct Arguments {
   double Timeout = 60;
   std::string Store = ".sleuth-localize";
   bool Incremental = false, Verbose = false;
-  std::string Formula = "ochiai";
+  // The default ranking is the one that measures best on bench/localize's small subjects
+  // (bench/RESULTS.md): Op2, its ties ordered by predicate Importance.
+  std::string Formula = "op2";
   std::vector<EventKind> Kinds = {EventKind::Line};
-  std::string TieBreak = "none";
+  std::string TieBreak = "importance";
   bool TieBreakGiven = false;
   std::vector<std::string> Views = {"list"};
   std::optional<std::size_t> Top;
@@ -498,14 +501,18 @@ int localizeMain(int Argc, const char **Argv) {
     Rep.Result = rankByFormula(Suite, Events, *findFormula(Args.Formula));
   }
   if (Args.TieBreak == "importance") {
-    bool LinesOnly = Args.Kinds.size() == 1 && Args.Kinds[0] == EventKind::Line;
-    if (Model.values().empty()) {
-      if (Args.TieBreakGiven)
-        std::fprintf(stderr, "sleuth localize: warning: --tie-break importance: the spectra have "
-                             "no value predicates (built by an older sleuth?); ties are kept\n");
-    } else if (LinesOnly) {
+    // Only lines are ordered by predicates; a ranking of predicates or other events keeps its
+    // ties.
+    bool Lines = Args.Kinds.size() == 1 && Args.Kinds[0] == EventKind::Line;
+    if (Lines)
       breakTiesByPredicates(Suite, Rep.Result);
-    }
+    if (Args.TieBreakGiven && !Lines)
+      std::fprintf(stderr, "sleuth localize: warning: --tie-break importance orders lines only; "
+                           "the ties of --events are kept\n");
+    else if (Args.TieBreakGiven && Model.values().empty())
+      std::fprintf(stderr, "sleuth localize: warning: --tie-break importance: the spectra have "
+                           "no value predicates (built by an older sleuth?); only conditions "
+                           "order the ties\n");
   }
   for (std::size_t I = 0; I < Tests.size(); ++I)
     Rep.Tests.push_back({Tests[I].Name, Tests[I].commandLine(), Results[I].Outcome,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace sleuth::localizer {
 
@@ -132,6 +133,13 @@ std::string eventTableView(const Report &R, const ViewOptions &Options) {
 std::string sourceView(const Report &R, const ViewOptions &Options) {
   const Program &P = *R.Suite->Model;
   std::map<std::pair<unsigned, unsigned>, double> Scores = lineScores(R);
+  // The predicate that ordered a line among equal scores, shown after its text.
+  std::map<std::pair<unsigned, unsigned>, std::string> Lifted;
+  for (const ScoredEvent &E : R.Result.Events)
+    if (E.Lifted && E.What.Kind == EventKind::Line) {
+      Place Where = placeOf(P, E.What);
+      Lifted[{Where.Source, Where.Line}] = liftedBy(R, E);
+    }
   ColorScale Scale(R.Result);
   std::string Out;
   for (const auto &[Source, Ranges] : executedRanges(R)) {
@@ -152,6 +160,8 @@ std::string sourceView(const Report &R, const ViewOptions &Options) {
                       ? fmt::format("{:>3.0f}%", It->second * 100)
                       : formatScore(It->second);
         std::string Row = fmt::format("{:>5} {:>7}  {}", Line, Score, Text);
+        if (auto Why = Lifted.find({Source, Line}); Why != Lifted.end())
+          Row += "  [" + Why->second + "]";
         Out += (It != Scores.end() ? colored(Options.Color, Scale(It->second), Row) : Row) + "\n";
       }
     }

@@ -165,6 +165,9 @@ TEST(PredicateTest, BreaksTiesOfLinesByTheirBestPredicate) {
   EXPECT_NE(List.find("   1  0.632     2/2     3/3  /s.c:2      [m < 0 (importance 0.421)]\n"),
             std::string::npos)
       << List;
+  std::string Source = sourceView(Rep, ViewOptions());
+  EXPECT_NE(Source.find("[m < 0 (importance 0.421)]"), std::string::npos) << Source;
+  EXPECT_NE(htmlReport(Rep).find("[m &lt; 0 (importance 0.421)]"), std::string::npos);
   nlohmann::json J = nlohmann::json::parse(jsonExport(Rep));
   EXPECT_EQ(J["tie_break"], "importance");
   EXPECT_EQ(J["events"][0]["predicate"], "m < 0");

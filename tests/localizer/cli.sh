@@ -71,7 +71,10 @@ name=hang timeout=1 cp $PWD/f1.cov "\$SLEUTH_COV_DIR/a.cov"; sleep 60
 EOF2
 out=$("$SLEUTH" localize --tests tests.txt -j 2 --store store --view list,table,source --color never 2>err.txt) ||
   fail "localize --tests exited $?: $(cat err.txt)"
-echo "$out" | grep -q "^ 1-2  0.816     2/2     1/3  middle.c:6  return y;$" || fail "suite ranking: $out"
+# The default ranking: Op2, ties ordered by predicates (these spectra have none, so they stay).
+echo "$out" | grep -q "^Op2 ranking of 8 events (line) from 5 tests (2 failing), ties broken by predicate importance:$" ||
+  fail "suite ranking's headline: $out"
+echo "$out" | grep -q "^ 1-2   1.750     2/2     1/3  middle.c:6  return y;$" || fail "suite ranking: $out"
 echo "$out" | grep -q "CRASH   crash" || fail "event table lacks the crash: $out"
 echo "$out" | grep -q "TIMEOUT hang" || fail "event table lacks the timeout: $out"
 grep -q "killed by SIGSEGV" err.txt || fail "no crash note: $(cat err.txt)"

@@ -45,7 +45,8 @@ for case in 95:4 100:4 85:3 80:3 75:2 70:2 50:1 90:4; do
 done
 
 # Ochiai alone ranks the lines of `else if (score >= 80)` ahead of the fault.
-ochiai=$("$SLEUTH" localize --tests tests.txt --color never --top 0 2>ochiai-err.txt) ||
+ochiai=$("$SLEUTH" localize --tests tests.txt --formula ochiai --tie-break none --color never --top 0 \
+  2>ochiai-err.txt) ||
   fail "localize: $(cat ochiai-err.txt)"
 echo "$ochiai" | grep -Eq '^ *1[-0-9]* ' || fail "no line at Ochiai's rank 1:
 $ochiai"
