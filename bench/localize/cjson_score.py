@@ -23,6 +23,7 @@ Resumable: one result file per mutant in WORK/results; rerun the same command.
 """
 import argparse
 import csv
+import glob
 import json
 import math
 import os

@@ -63,7 +63,7 @@ std::string relativeUri(const std::string &Path) {
 
 std::string csvExport(const Report &R) {
   std::string Out = "rank_best,rank_worst,rank_average,score,kind,file,line,column,event,ef,ep,"
-                    "nf,np,second,predicate";
+                    "nf,np,second,predicate,reason";
   for (const Formula &F : formulas())
     Out += "," + std::string(F.Name);
   Out += "\n";
@@ -74,7 +74,7 @@ std::string csvExport(const Report &R) {
                     E.Rank.average(), csvNumber(E.Score), eventKindName(E.What.Kind),
                     csvField(R.Suite->Model->sources()[P.Source].Path), P.Line, P.Column,
                     csvField(eventText(R, E)), E.Counts.Ef, E.Counts.Ep, E.Counts.Nf, E.Counts.Np);
-    Out += "," + csvNumber(E.Second) + "," + csvField(liftedBy(R, E));
+    Out += "," + csvNumber(E.Second) + "," + csvField(liftedBy(R, E)) + "," + csvField(E.Reason);
     for (const Formula &F : formulas())
       Out += "," + csvNumber(F.Score(E.Counts));
     Out += "\n";
@@ -118,6 +118,8 @@ std::string jsonExport(const Report &R) {
       Row["second"] = jsonScore(E.Second);
       Row["predicate"] = describeEvent(*R.Suite->Model, *E.Lifted, &R.SourceLines);
     }
+    if (!E.Reason.empty())
+      Row["reason"] = E.Reason;
     nlohmann::json Covered = nlohmann::json::array();
     for (const Spectrum &S : R.Suite->Spectra)
       Covered.push_back(eventCount(S, E.What));
@@ -166,7 +168,8 @@ std::string sarifExport(const Report &R, std::size_t Top) {
         "tests{}",
         What, R.Result.Title, formatScore(E.Score), formatRank(E.Rank), Total, E.Counts.Ef,
         E.Counts.failed(), E.Counts.Ep, E.Counts.passed(),
-        E.Lifted ? "; among equal scores ranked by " + liftedBy(R, E) : std::string());
+        (E.Reason.empty() ? std::string() : "; " + E.Reason) +
+            (E.Lifted ? "; among equal scores ranked by " + liftedBy(R, E) : std::string()));
     Results.push_back(
         {{"ruleId", "sleuth/suspicious"},
          {"ruleIndex", 0},

@@ -134,8 +134,8 @@ std::string htmlReport(const Report &R) {
     std::string Label = eventLocation(R, E);
     if (E.What.Kind != EventKind::Line)
       Label += " " + describeEvent(P, E.What, &R.SourceLines);
-    if (E.Lifted)
-      Label += " [" + liftedBy(R, E) + "]";
+    if (std::string Why = whyRanked(R, E); !Why.empty())
+      Label += " [" + Why + "]";
     Out += fmt::format("<tr style=\"background:{}\"><td class=\"mono\">{}</td>",
                        cssColor(Scale(E.Score)), escapeHtml(Label));
     for (std::size_t T = 0; T < R.Suite->Spectra.size(); ++T)

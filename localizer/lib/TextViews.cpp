@@ -67,8 +67,8 @@ std::string rankedListView(const Report &R, const ViewOptions &Options) {
     std::string Row = fmt::format("{:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {}", Ranks[I], RankWidth,
                                   Scores[I], ScoreWidth, Failing[I], FailingWidth, Passing[I],
                                   PassingWidth, Places[I], PlaceWidth, eventText(R, E));
-    if (E.Lifted)
-      Row += "  [" + liftedBy(R, E) + "]";
+    if (std::string Why = whyRanked(R, E); !Why.empty())
+      Row += "  [" + Why + "]";
     Out += colored(Options.Color, Scale(E.Score), Row) + "\n";
   }
   if (Shown < R.Result.Events.size())
@@ -133,12 +133,12 @@ std::string eventTableView(const Report &R, const ViewOptions &Options) {
 std::string sourceView(const Report &R, const ViewOptions &Options) {
   const Program &P = *R.Suite->Model;
   std::map<std::pair<unsigned, unsigned>, double> Scores = lineScores(R);
-  // The predicate that ordered a line among equal scores, shown after its text.
+  // Why a line ranks above its spectrum or its tie, shown after its text.
   std::map<std::pair<unsigned, unsigned>, std::string> Lifted;
   for (const ScoredEvent &E : R.Result.Events)
-    if (E.Lifted && E.What.Kind == EventKind::Line) {
+    if (std::string Why = whyRanked(R, E); !Why.empty() && E.What.Kind == EventKind::Line) {
       Place Where = placeOf(P, E.What);
-      Lifted[{Where.Source, Where.Line}] = liftedBy(R, E);
+      Lifted[{Where.Source, Where.Line}] = Why;
     }
   ColorScale Scale(R.Result);
   std::string Out;

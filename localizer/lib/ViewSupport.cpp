@@ -111,6 +111,13 @@ std::string liftedBy(const Report &R, const ScoredEvent &E) {
                      formatScore(E.Second));
 }
 
+std::string whyRanked(const Report &R, const ScoredEvent &E) {
+  std::string Predicate = liftedBy(R, E);
+  if (E.Reason.empty() || Predicate.empty())
+    return E.Reason + Predicate;
+  return E.Reason + "; " + Predicate;
+}
+
 std::string eventLocation(const Report &R, const ScoredEvent &E) {
   Place P = placeOf(*R.Suite->Model, E.What);
   std::string File = displayPath(R.Suite->Model->sources()[P.Source].Path);

@@ -52,6 +52,10 @@ std::string eventText(const Report &R, const ScoredEvent &E);
 /// or "".
 std::string liftedBy(const Report &R, const ScoredEvent &E);
 
+/// Why E ranks above its spectrum or its tie: its Reason and the predicate that ordered it,
+/// joined by "; ", or "".
+std::string whyRanked(const Report &R, const ScoredEvent &E);
+
 /// `file:line` (and `:column` for branches).
 std::string eventLocation(const Report &R, const ScoredEvent &E);
 

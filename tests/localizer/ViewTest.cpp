@@ -118,11 +118,12 @@ TEST(ViewTest, JsonAndCsv) {
   std::string Csv = csvExport(M.R);
   EXPECT_EQ(Csv.substr(0, Csv.find('\n')),
             "rank_best,rank_worst,rank_average,score,kind,file,line,column,event,ef,ep,nf,np,"
-            "second,predicate,tarantula,ochiai,jaccard,dstar,op2,barinel,kulczynski2,naish1,naish2,"
+            "second,predicate,reason,tarantula,ochiai,jaccard,dstar,op2,barinel,kulczynski2,naish1,"
+            "naish2,"
             "kulczynski1,"
             "sorensen-dice,russell-rao,wong2,zoltar,importance");
   EXPECT_NE(
-      Csv.find("\n1,1,1,0.707107,line,/src/middle.py,6,0,return y,1,1,0,4,0,,0.833333,0.707107,"
+      Csv.find("\n1,1,1,0.707107,line,/src/middle.py,6,0,return y,1,1,0,4,0,,,0.833333,0.707107,"
                "0.5,1,0.833333,0.5,0.75,4,"),
       std::string::npos)
       << Csv;
