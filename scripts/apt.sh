@@ -125,8 +125,18 @@ sleuth_download_source() {
     [ "$(id -u)" = 0 ] ||
       { tail -n 5 "$log" >&2; fail "apt-get source $package failed (not root: cannot apt-get update)"; }
     apt-get update -qq >"$log" 2>&1 || { tail -n 20 "$log" >&2; fail "apt-get update failed"; }
-    (cd "$dir" && apt-get source --download-only "$package") >"$log" 2>&1 ||
-      { tail -n 20 "$log" >&2; fail "apt-get source --download-only $package failed"; }
+    if ! (cd "$dir" && apt-get source --download-only "$package") >"$log" 2>&1; then
+      # A mirror may list a version (a security update, say) whose files it does not serve:
+      # take the newest other version the index knows.
+      local known
+      known=$(apt-cache showsrc "$package" 2>/dev/null | sed -n 's/^Version: //p' | sort -u -r -V)
+      for v in $known; do
+        rm -rf "$dir" && mkdir -p "$dir"
+        (cd "$dir" && apt-get source --download-only "$package=$v") >>"$log" 2>&1 && return 0
+      done
+      tail -n 20 "$log" >&2
+      fail "apt-get source --download-only $package failed (tried ${known//$'\n'/, })"
+    fi
   fi
 }
 
