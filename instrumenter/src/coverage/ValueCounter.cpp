@@ -198,8 +198,8 @@ std::string ValueCounter::outcomeIndex(unsigned First, const QualType &T, const 
   return Equal + " + ((" + Left + ") > " + Right + ") - ((" + Left + ") < " + Right + ")";
 }
 
-std::string ValueCounter::counters(SourceLocation At, const VarDecl *Value,
-                                   const std::string &Left) {
+std::vector<ValueCounter::Increment> ValueCounter::counters(SourceLocation At, const VarDecl *Value,
+                                                            const std::string &Left) {
   SourceLocation L = Ctx.SM.getFileLoc(At);
   unsigned Line = Ctx.SM.getSpellingLineNumber(L), Column = Ctx.SM.getSpellingColumnNumber(L);
   std::vector<std::pair<std::string, std::string>> Compared = {{"0", "0"}};
@@ -207,16 +207,23 @@ std::string ValueCounter::counters(SourceLocation At, const VarDecl *Value,
     for (const VarDecl *P : partners(Value))
       Compared.push_back({P->getName().str(), "(" + P->getName().str() + ")"});
   QualType T = Value ? Value->getType() : Function->getReturnType();
-  std::string Text;
+  std::vector<Increment> Out;
   for (const auto &[Name, Operand] : Compared) {
     unsigned First = Table.newCounter();
     Table.newCounter();
     Table.newCounter();
     Table.Values.push_back({Line, Column, Value ? Value->getName().str() : "return", Name, First});
-    Text += "++" + Ctx.CounterName + "[" + outcomeIndex(First, T, Left, Operand) + "]";
-    Text += "\n"; // separator, replaced by the caller
+    Out.push_back(
+        {First, "++" + Ctx.CounterName + "[" + outcomeIndex(First, T, Left, Operand) + "]"});
   }
   ++Sites;
+  return Out;
+}
+
+std::string ValueCounter::statements(const std::vector<Increment> &Increments) {
+  std::string Text;
+  for (const Increment &I : Increments)
+    Text += " " + I.Text + ";";
   return Text;
 }
 
@@ -227,10 +234,7 @@ void ValueCounter::assignment(const Stmt *S, const VarDecl *Target, bool InBlock
   CharSourceRange WithSemicolon = Ctx.withSemicolon(R);
   if (R.isInvalid() || WithSemicolon.getEnd() == R.getEnd() || Ctx.touchesQuotedArgument(R))
     return;
-  std::string Increments = counters(S->getBeginLoc(), Target, Target->getName().str());
-  std::string Text;
-  for (size_t From = 0, To; (To = Increments.find('\n', From)) != std::string::npos; From = To + 1)
-    Text += " " + Increments.substr(From, To - From) + ";";
+  std::string Text = statements(counters(S->getBeginLoc(), Target, Target->getName().str()));
   if (InBlock)
     Ctx.wrap(CharSourceRange::getCharRange(WithSemicolon.getEnd(), WithSemicolon.getEnd()), "",
              Text);
@@ -249,19 +253,16 @@ void ValueCounter::declaration(const DeclStmt *S) {
         isa<DecompositionDecl>(V) || comparisonOf(V->getType()) == Comparison::None ||
         !V->getLocation().isFileID())
       continue;
-    unsigned First = unsigned(Table.numCounters());
-    std::string Increments = counters(V->getLocation(), V, V->getName().str());
-    for (size_t From = 0, To; (To = Increments.find('\n', From)) != std::string::npos;
-         From = To + 1, First += 3) {
-      std::string Increment = Increments.substr(From, To - From);
-      // C before C99 allows no statement before the declarations that may follow: count in
-      // the initializer of a declaration of its own.
-      if (Ctx.isC())
-        Text += " __attribute__((unused)) unsigned long __sleuth_cov_v" + std::to_string(First) +
-                " = " + Increment + ";";
-      else
-        Text += " " + Increment + ";";
+    std::vector<Increment> Increments = counters(V->getLocation(), V, V->getName().str());
+    if (!Ctx.isC()) {
+      Text += statements(Increments);
+      continue;
     }
+    // C before C99 allows no statement before the declarations that may follow: count in the
+    // initializer of a declaration of its own.
+    for (const Increment &I : Increments)
+      Text += " __attribute__((unused)) unsigned long __sleuth_cov_v" + std::to_string(I.First) +
+              " = " + I.Text + ";";
   }
   if (!Text.empty())
     Ctx.wrap(CharSourceRange::getCharRange(R.getEnd(), R.getEnd()), "", Text);
@@ -281,10 +282,7 @@ void ValueCounter::returned(const ReturnStmt *S) {
     return;
   unsigned First = unsigned(Table.numCounters());
   std::string Temporary = "__sleuth_rv" + std::to_string(First);
-  std::string Increments = counters(S->getBeginLoc(), nullptr, Temporary);
-  std::string Text;
-  for (size_t From = 0, To; (To = Increments.find('\n', From)) != std::string::npos; From = To + 1)
-    Text += " " + Increments.substr(From, To - From) + ";";
+  std::string Text = statements(counters(S->getBeginLoc(), nullptr, Temporary));
   PrintingPolicy Policy(Ctx.Ast.getLangOpts());
   // A GNU statement expression (`__extension__`: no -pedantic warning) evaluates the value once,
   // converted to the return type as `return` would, counts it and yields it.

@@ -43,9 +43,16 @@ private:
   /// "equal" one. Right is "0" for the sign.
   std::string outcomeIndex(unsigned First, const clang::QualType &T, const std::string &Left,
                            const std::string &Right) const;
-  /// Adds the site's counters and returns the `++C[i]; ...` text that counts one value.
-  std::string counters(clang::SourceLocation At, const clang::VarDecl *Value,
-                       const std::string &Left);
+  /// One comparison's count: `++C[...]`, whose three counters start at First.
+  struct Increment {
+    unsigned First;
+    std::string Text;
+  };
+  /// Adds the site's counters, one comparison after another, and returns their increments.
+  std::vector<Increment> counters(clang::SourceLocation At, const clang::VarDecl *Value,
+                                  const std::string &Left);
+  /// ` ++C[...]; ++C[...];`: the increments as statements.
+  static std::string statements(const std::vector<Increment> &Increments);
   /// Variables in scope that Value may be compared with (same type, initialized, name unique in
   /// the function), most recently declared first.
   std::vector<const clang::VarDecl *> partners(const clang::VarDecl *Value) const;
