@@ -35,6 +35,8 @@ options:
   --counters HOW   coverage mode: `exact` (the default: every count holds also for a run
                    that dies inside a block) or `minimal` (fewer counters, derived as gcov
                    does; as fast as gcov, but a run that ends inside a block miscounts it)
+  --record-path    coverage mode: also record each run's path, statement by statement with
+                   the values produced (for sleuth localize --formula sat-tar)
   --headers WHICH  the included files to instrument along with each source (their text is
                    inlined into the output): `project` (the default: every file that is not
                    a system header nor under /usr, /opt or /nix/store), `none`, or a
@@ -134,6 +136,7 @@ int instrumentMain(int Argc, const char **Argv) {
   bool HaveCompilerArgs = false, Stats = false, StaticReads = true, AddressedLocals = false;
   InstrumentMode Mode = InstrumentMode::Dependences;
   CoverageCounters Counters = CoverageCounters::Exact;
+  bool RecordPath = false;
   bool IncludedFiles = true;
   std::vector<std::string> IncludedRoots;
   std::string HeaderCache;
@@ -197,6 +200,10 @@ int instrumentMain(int Argc, const char **Argv) {
         return usageError("--mode: unknown mode '" + V + "' (accepted: deps, coverage)");
       continue;
     }
+    if (A == "--record-path") {
+      RecordPath = true;
+      continue;
+    }
     if (A == "--stats") {
       Stats = true;
       continue;
@@ -234,6 +241,7 @@ int instrumentMain(int Argc, const char **Argv) {
     Request.File = File;
     Request.Mode = Mode;
     Request.Counters = Counters;
+    Request.RecordPath = RecordPath;
     Request.StaticReads = StaticReads;
     Request.AddressedLocals = AddressedLocals;
     Request.InstrumentIncludedFiles = IncludedFiles;

@@ -93,6 +93,8 @@ public:
   std::string CounterName = "__sleuth_cov";
   /// Coverage mode: place counters as CoverageCounters::Minimal says.
   bool MinimalCounters = false;
+  /// Coverage mode: record the path (PathRecorder) as well as the counts.
+  bool RecordPath = false;
   /// Dependence mode: reads with a static origin need no probe (InstrumentRequest::StaticReads).
   bool StaticReads = true;
   /// Dependence mode: kept locals' writes pass their address (InstrumentRequest::AddressedLocals).

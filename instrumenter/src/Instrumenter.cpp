@@ -8,7 +8,9 @@
 #include "HeaderCache.h"
 #include "IncludedFiles.h"
 #include "coverage/FunctionCoverage.h"
+#include "coverage/PathRecorder.h"
 #include "coverage/ValueCounter.h"
+#include "sleuth/slicer/source_hash.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -170,6 +172,7 @@ private:
 struct FileTables {
   SiteTable Sites;
   CoverageTable Coverage;
+  PathTable Path;
   std::string Suffix;
   unsigned Functions = 0, Probes = 0;
   SkipCounts Skipped{};
@@ -273,6 +276,8 @@ public:
       std::size_t FirstEdit = Ctx.editCount();
       if ((Done = FC.run()))
         Probes = FC.probes() + ValueCounter(Ctx, T.Coverage, F, FirstEdit).run();
+      if (Done && Ctx.RecordPath && PathRecorder::applies(F))
+        PathRecorder(Ctx, T.Path, F, PathUnit + T.Suffix, FirstEdit).run();
     } else {
       FunctionInstrumenter FI(Ctx, F, FunctionInstrumenter::displayName(F));
       if ((Done = FI.run()))
@@ -299,11 +304,11 @@ class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &CI, std::vector<AssertInvocation> &Asserts,
            std::vector<QuotedArgumentToken> &Quoted, InstrumentMode Mode, CoverageCounters Counters,
-           bool StaticReads, bool AddressedLocals, IncludedFiles &Included, HeaderCache &Cache,
-           std::string MainFile, InstrumentResult &Result)
+           bool RecordPath, bool StaticReads, bool AddressedLocals, IncludedFiles &Included,
+           HeaderCache &Cache, std::string MainFile, InstrumentResult &Result)
       : CI(CI), Asserts(Asserts), Quoted(Quoted), Mode(Mode), Counters(Counters),
-        StaticReads(StaticReads), AddressedLocals(AddressedLocals), Included(Included),
-        Cache(Cache), MainFile(std::move(MainFile)), Result(Result) {}
+        RecordPath(RecordPath), StaticReads(StaticReads), AddressedLocals(AddressedLocals),
+        Included(Included), Cache(Cache), MainFile(std::move(MainFile)), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ast) override {
     if (CI.getDiagnostics().hasErrorOccurred())
@@ -316,6 +321,7 @@ public:
     Context Ctx(Ast, Rewrite, IsCoverage ? NoAsserts : Asserts);
     Ctx.setQuotedArguments(std::move(Quoted));
     Ctx.MinimalCounters = Counters == CoverageCounters::Minimal;
+    Ctx.RecordPath = IsCoverage && RecordPath;
     Ctx.StaticReads = StaticReads;
     Ctx.AddressedLocals = AddressedLocals;
     if (OptionalFileEntryRef MainEntry = SM.getFileEntryRefForID(SM.getMainFileID()))
@@ -370,6 +376,7 @@ public:
 
     std::string Prologue =
         (IsCoverage ? "#include \"sleuth/coverage.h\"\n" : "#include \"sleuth/runtime.h\"\n") +
+        std::string(Ctx.RecordPath ? "#include \"sleuth/path.h\"\n" : "") +
         std::string(OptimizerWarningsOff);
     for (auto &[File, T] : Tables) {
       if (T.Cached) {
@@ -387,6 +394,8 @@ public:
       if (File == Main || T.Functions) {
         if (IsCoverage) {
           TableText = T.Coverage.tables(Path, SM.getBufferData(File).str(), T.Suffix);
+          if (Ctx.RecordPath)
+            TableText += T.Path.tables(Path, sourceHash(SM.getBufferData(File).str()), T.Suffix);
           // The flow counters (--stats' "counters"); value predicates have 3 per comparison.
           Sites = T.Coverage.numCounters() - 3 * unsigned(T.Coverage.Values.size());
         } else {
@@ -423,6 +432,7 @@ private:
   std::vector<QuotedArgumentToken> &Quoted;
   InstrumentMode Mode;
   CoverageCounters Counters;
+  bool RecordPath;
   bool StaticReads;
   bool AddressedLocals;
   IncludedFiles &Included;
@@ -436,14 +446,16 @@ std::string cacheConfiguration(const InstrumentRequest &Request) {
   if (Request.Mode == InstrumentMode::Dependences)
     return std::string(Request.StaticReads ? "deps" : "deps-checked") +
            (Request.AddressedLocals ? "-addressed" : "");
-  return Request.Counters == CoverageCounters::Minimal ? "coverage-minimal" : "coverage-exact";
+  return std::string(Request.Counters == CoverageCounters::Minimal ? "coverage-minimal"
+                                                                   : "coverage-exact") +
+         (Request.RecordPath ? "-path" : "");
 }
 
 class Action : public ASTFrontendAction {
 public:
   Action(const InstrumentRequest &Request, InstrumentResult &Result)
-      : Mode(Request.Mode), Counters(Request.Counters), StaticReads(Request.StaticReads),
-        AddressedLocals(Request.AddressedLocals),
+      : Mode(Request.Mode), Counters(Request.Counters), RecordPath(Request.RecordPath),
+        StaticReads(Request.StaticReads), AddressedLocals(Request.AddressedLocals),
         Included(Request.InstrumentIncludedFiles, Request.IncludedRoots),
         Cache(Request.HeaderCacheDirectory, cacheConfiguration(Request)), MainFile(Request.File),
         Result(Result) {}
@@ -455,13 +467,14 @@ public:
         std::make_unique<QuotedArgumentRecorder>(CI.getPreprocessor(), Quoted));
     CI.getPreprocessor().addPPCallbacks(Included.recorder(CI.getSourceManager()));
     Cache.watch(CI.getPreprocessor());
-    return std::make_unique<Consumer>(CI, Asserts, Quoted, Mode, Counters, StaticReads,
+    return std::make_unique<Consumer>(CI, Asserts, Quoted, Mode, Counters, RecordPath, StaticReads,
                                       AddressedLocals, Included, Cache, MainFile, Result);
   }
 
 private:
   InstrumentMode Mode;
   CoverageCounters Counters;
+  bool RecordPath;
   bool StaticReads;
   bool AddressedLocals;
   IncludedFiles Included;

@@ -3,11 +3,14 @@
 #include "sleuth/localizer/command.h"
 #include "sleuth/localizer/blockrank.h"
 #include "sleuth/localizer/mutation.h"
+#include "sleuth/localizer/specification.h"
 #include "sleuth/localizer/views.h"
 
 #include "sleuth/slicer/dependences.h"
 
 #include <fmt/format.h>
+
+#include <fstream>
 
 #include <algorithm>
 #include <charconv>
@@ -60,6 +63,10 @@ ranking:
                          condition true or false); none: keep the ties
   --events KINDS         what is ranked: line (default), branch, edge,
                          dependence, value, or all; comma-separated
+  --specification        rank lines by SAT-TAR: the trace formula of each failing
+                         test's recorded path (a build with SLEUTH_PATH=1) and its
+                         expected output name the statements that explain the
+                         failure; they lift --formula's scores
   --mutants MANIFEST     rank lines by Metallaxis-FL: rerun tests against the
                          mutants of `sleuth mutate --schemata OUT FILE` (MANIFEST
                          is OUT.json; the suite's program is built from OUT)
@@ -103,6 +110,7 @@ struct Arguments {
   std::size_t SarifTop = 10;
   bool Help = false, ListFormulas = false;
   std::string Mutants;
+  bool Specification = false;
   double MutationBudget = 300;
   std::size_t MutationPassing = 20;
   MutationTechnique MutationScore = MutationTechnique::Metallaxis;
@@ -198,6 +206,9 @@ Arguments parseArguments(int Argc, const char **Argv) {
       Args.Verbose = true;
     } else if (Name == "--mutants") {
       Args.Mutants = Value();
+    } else if (Name == "--specification") {
+      NoValue();
+      Args.Specification = true;
     } else if (Name == "--mutation-budget") {
       std::string V = Value();
       char *End = nullptr;
@@ -303,7 +314,60 @@ Arguments parseArguments(int Argc, const char **Argv) {
   }
   if (Args.Formula == "blockrank" && (Args.Kinds.size() != 1 || Args.Kinds[0] != EventKind::Line))
     throw UsageError{"--formula blockrank ranks lines only (drop --events)"};
+  if (Args.Specification) {
+    if (!Args.Mutants.empty())
+      throw UsageError{"give --specification or --mutants, not both"};
+    if (Args.Formula == "blockrank")
+      throw UsageError{"--specification lifts a spectrum formula's scores: not blockrank"};
+    if (Args.Kinds.size() != 1 || Args.Kinds[0] != EventKind::Line)
+      throw UsageError{"--specification ranks lines only (drop --events)"};
+    if (!Args.Pass.empty() || !Args.Fail.empty())
+      throw UsageError{"--specification needs the tests' expected output: give --tests, "
+                       "--ctest or --from"};
+  }
   return Args;
+}
+
+/// The trace-formula diagnoses of the failing tests that recorded a path and check their output,
+/// each reported on stderr in one line.
+std::vector<RunDiagnosis> diagnoseFailingRuns(const std::vector<TestCase> &Tests,
+                                              const std::vector<TestResult> &Results,
+                                              const SuiteSpectra &Suite) {
+  std::vector<RunDiagnosis> Out;
+  unsigned Failing = 0, WithPath = 0;
+  for (std::size_t I = 0; I < Tests.size() && I < Results.size(); ++I) {
+    if (!Results[I].failed())
+      continue;
+    ++Failing;
+    if (Results[I].RecordedPath.empty())
+      continue;
+    ++WithPath;
+    std::string Note, Error;
+    std::optional<std::string> Expected;
+    if (!Tests[I].ExpectedStdout.empty())
+      if (std::ifstream In(Tests[I].ExpectedStdout, std::ios::binary); In)
+        Expected = std::string(std::istreambuf_iterator<char>(In), {});
+    if (!Expected) {
+      Note = "no expected output (stdout=FILE) to check the run against";
+    } else if (std::optional<PathTranslation> P =
+                   translatePath(Results[I].RecordedPath, *Expected, Error)) {
+      if (std::optional<RunDiagnosis> D = diagnoseRecordedPath(Suite, I, *P, Note))
+        Out.push_back(std::move(*D));
+      if (P->Concretized)
+        Note += fmt::format(" ({} statement{} taken as recorded: outside what the trace "
+                            "formula encodes)",
+                            P->Concretized, P->Concretized == 1 ? "" : "s");
+    } else {
+      Note = Error;
+    }
+    std::fprintf(stderr, "sleuth localize: specification of %s: %s\n", Tests[I].Name.c_str(),
+                 Note.c_str());
+  }
+  if (Failing && !WithPath)
+    std::fprintf(stderr, "sleuth localize: warning: --specification: no failing test recorded "
+                         "its path; build the program with SLEUTH_PATH=1 (as well as "
+                         "SLEUTH_MODE=coverage) and run the suite again\n");
+  return Out;
 }
 
 /// Prints `sleuth localize: MESSAGE`; returns Code (1: the suite, an input or an output is at
@@ -494,6 +558,9 @@ int localizeMain(int Argc, const char **Argv) {
     if (!rankByMutants(Tests, Results, Suite, Manifest, Mutation, Rep.Result, Summary, Error))
       return fail(Error);
     std::fprintf(stderr, "%s\n", describeMutationRuns(Summary, Mutation).c_str());
+  } else if (Args.Specification) {
+    Rep.Result = rankBySpecification(Suite, diagnoseFailingRuns(Tests, Results, Suite),
+                                     *findFormula(Args.Formula));
   } else if (Args.Formula == "blockrank") {
     Rep.Result = rankByBlockRank(Suite);
   } else {

@@ -1,5 +1,6 @@
 // SAT-TAR's combination of trace-formula diagnoses with a spectrum formula.
 #include "sleuth/localizer/specification.h"
+#include "sleuth/trace/diagnosis.h"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,60 @@ std::vector<unsigned> suspectLines(const RunDiagnosis &D) {
   for (const std::vector<unsigned> &Set : D.CorrectionSets)
     Lines.insert(Set.begin(), Set.end());
   return {Lines.begin(), Lines.end()};
+}
+
+std::optional<RunDiagnosis> diagnoseRecordedPath(const SuiteSpectra &Suite, std::size_t Test,
+                                                 const PathTranslation &Path, std::string &Note) {
+  if (Path.Specification.empty()) {
+    Note = Path.Notes.empty() ? "no output differs from the expected output on the recorded path"
+                              : Path.Notes.front();
+    return std::nullopt;
+  }
+  trace::DiagnosisOptions Options;
+  Options.maxCorrectionSets = 10;
+  Options.timeLimit = std::chrono::milliseconds(5000);
+  Options.coreTimeLimit = std::chrono::milliseconds(5000);
+  trace::Diagnosis D;
+  try {
+    D = trace::diagnose(Path.Path, Options);
+  } catch (const std::exception &E) {
+    Note = fmt::format("the path cannot be encoded: {}", E.what());
+    return std::nullopt;
+  }
+  if (D.status == trace::Diagnosis::Status::Inconsistent) {
+    Note = "the trace formula does not reproduce the run (a value changed outside what was "
+           "recorded)";
+    return std::nullopt;
+  }
+  if (D.status == trace::Diagnosis::Status::SpecHolds) {
+    Note = "the trace formula meets the specification: nothing to blame";
+    return std::nullopt;
+  }
+  auto LineOf = [&](std::size_t Stmt) -> std::optional<unsigned> {
+    const trace::SourceLoc &L = Path.Path.statements[Stmt].loc;
+    if (L.file >= Path.Files.size() || L.line == 0)
+      return std::nullopt;
+    std::optional<unsigned> Source = Suite.Model->sourceId(Path.Files[L.file]);
+    return Source ? Suite.Model->lineId(*Source, L.line) : std::nullopt;
+  };
+  RunDiagnosis R;
+  R.Test = Test;
+  for (const trace::CorrectionSet &Set : D.correctionSets) {
+    std::set<unsigned> Lines;
+    for (std::size_t S : Set.statements)
+      if (std::optional<unsigned> Line = LineOf(S))
+        Lines.insert(*Line);
+    if (!Lines.empty())
+      R.CorrectionSets.emplace_back(Lines.begin(), Lines.end());
+  }
+  std::set<unsigned> Core;
+  for (std::size_t S : D.core)
+    if (std::optional<unsigned> Line = LineOf(S))
+      Core.insert(*Line);
+  R.Core.assign(Core.begin(), Core.end());
+  Note = fmt::format("{}; {} correction set{}{}", Path.Specification, R.CorrectionSets.size(),
+                     R.CorrectionSets.size() == 1 ? "" : "s", D.complete() ? "" : " (cut short)");
+  return R;
 }
 
 std::vector<std::vector<std::size_t>> partitionByFault(std::span<const RunDiagnosis> Diagnoses) {

@@ -732,6 +732,18 @@ bool runSuite(const std::vector<TestCase> &Tests, const RunOptions &Options,
       if (!writeFileAtomically(R.Spectrum, Merged->write(), Err))
         return false;
     }
+    // The recorded path (a build with SLEUTH_PATH=1) of the test's longest-running process.
+    std::string Longest;
+    std::uintmax_t LongestSize = 0;
+    for (const fs::directory_entry &E : fs::directory_iterator(J.Dir + "/raw", Ec))
+      if (E.path().extension() == ".path" && E.file_size(Ec) > LongestSize)
+        Longest = E.path().string(), LongestSize = E.file_size(Ec);
+    fs::remove(J.Dir + "/run.path", Ec);
+    if (!Longest.empty()) {
+      fs::rename(Longest, J.Dir + "/run.path", Ec);
+      if (!Ec)
+        R.RecordedPath = J.Dir + "/run.path";
+    }
     fs::remove_all(J.Dir + "/raw", Ec);
     if (fs::exists(J.Dir + "/run.deps"))
       R.Dependences = J.Dir + "/run.deps";
@@ -893,6 +905,8 @@ bool runSuite(const std::vector<TestCase> &Tests, const RunOptions &Options,
     J["seconds"] = R.Seconds;
     J["spectrum"] = R.Spectrum;
     J["dependences"] = R.Dependences;
+    if (!R.RecordedPath.empty())
+      J["path"] = R.RecordedPath;
     J["fingerprint"] = R.Fingerprint;
     List.push_back(std::move(J));
   }
@@ -942,6 +956,7 @@ bool readStore(const std::string &Store, std::vector<TestCase> &Tests,
       R.Seconds = J.value("seconds", 0.0);
       R.Spectrum = J.value("spectrum", "");
       R.Dependences = J.value("dependences", "");
+      R.RecordedPath = J.value("path", "");
       R.Fingerprint = J.value("fingerprint", "");
       Tests.push_back(std::move(T));
       Results.push_back(std::move(R));

@@ -30,21 +30,11 @@ unsigned long long evaluate(const sleuth_cov_unit &U, unsigned Index) {
   return Sum > 0 ? (unsigned long long)Sum : 0;
 }
 
-struct CoverageArgs {
-  WriteReason Reason;
-  int Code;
-};
-
 void emitCoverage(FdWriter &W, void *P) {
-  auto *A = static_cast<CoverageArgs *>(P);
+  auto *A = static_cast<const RunEnd *>(P);
   W.str("sleuth-cov 3").nl();
   W.str("program ").field(programName()).nl();
-  if (A->Reason == WriteReason::Signal)
-    W.str("status signal ").num(unsigned(A->Code)).nl();
-  else if (A->Reason == WriteReason::Exit)
-    W.str("status exit ").num(unsigned(A->Code) & 0xff).nl();
-  else
-    W.str("status running").nl();
+  writeRunStatus(W, A->Reason, A->Code);
   // Units are listed newest first; files are numbered in registration order, so walk the list
   // into a fixed array first (bounded: a program with more units gets the first ones only).
   static sleuth_cov_unit *Order[65536];
@@ -179,12 +169,23 @@ const char *coveragePath(char *Buffer, size_t Size) {
 
 } // namespace
 
+void writeRunStatus(FdWriter &W, WriteReason Reason, int Code) {
+  if (Reason == WriteReason::Signal)
+    W.str("status signal ").num(unsigned(Code)).nl();
+  else if (Reason == WriteReason::Exit)
+    W.str("status exit ").num(unsigned(Code) & 0xff).nl();
+  else
+    W.str("status running").nl();
+}
+
 void writeCoverageFile(WriteReason Reason, int Code) {
   if (!Units.load(std::memory_order_acquire))
     return;
   static char Path[4200];
-  CoverageArgs A{Reason, Code};
-  writeFileAtomically(coveragePath(Path, sizeof Path), "coverage", emitCoverage, &A);
+  RunEnd A{Reason, Code};
+  const char *Written = coveragePath(Path, sizeof Path);
+  writeFileAtomically(Written, "coverage", emitCoverage, &A);
+  writePathFile(Written, Reason, Code);
 }
 
 } // namespace sleuth::rt

@@ -52,12 +52,7 @@ void emitDependences(FdWriter &W, WriteReason Reason, int Code) {
   Registry &R = registry();
   W.str("sleuth-deps 2").nl();
   W.str("program ").field(ProgramName).nl();
-  if (Reason == WriteReason::Signal)
-    W.str("status signal ").num(unsigned(Code)).nl();
-  else if (Reason == WriteReason::Exit)
-    W.str("status exit ").num(unsigned(Code) & 0xff).nl();
-  else
-    W.str("status running").nl();
+  writeRunStatus(W, Reason, Code);
   for (sleuth_tu *Tu : R.Units)
     W.str("file ").num(Tu->file_id).sp().field(Tu->hash).sp().field(Tu->path).nl();
   for (sleuth_tu *Tu : R.Units)

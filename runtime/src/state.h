@@ -278,6 +278,17 @@ void installExitHandlers();
 void writeOutputFiles(WriteReason Reason, int Code);
 void writeDependenceFile(WriteReason Reason, int Code);
 void writeCoverageFile(WriteReason Reason, int Code); // coverage.cpp; nothing without units
+/// How a run ended, for the writers of the coverage and path files.
+struct RunEnd {
+  WriteReason Reason;
+  int Code;
+};
+class FdWriter;
+/// `status exit N`, `status signal N` or `status running`: the line the dependence, coverage
+/// and path files share (coverage.cpp).
+void writeRunStatus(FdWriter &W, WriteReason Reason, int Code);
+/// The `.path` file beside the coverage file at CoveragePath (path.cpp; nothing without units).
+void writePathFile(const char *CoveragePath, WriteReason Reason, int Code);
 bool hasDependenceUnits();
 const char *programName(); // argv[0] as read at start-up
 

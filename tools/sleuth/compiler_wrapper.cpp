@@ -189,6 +189,7 @@ struct Wrapper {
   InstrumentMode Mode = InstrumentMode::Dependences;
   std::string ModeName = "deps";
   CoverageCounters Counters = CoverageCounters::Exact;
+  bool RecordPath = false;
   bool StaticReads = true;      // off with SLEUTH_CHECKED_READS=1
   bool AddressedLocals = false; // on with SLEUTH_PERTURBABLE=1
   llvm::SmallString<128> Scratch;
@@ -319,6 +320,7 @@ struct Wrapper {
     Request.ShowDiagnostics = false; // the real compiler reports problems in its own words
     Request.Mode = Mode;
     Request.Counters = Counters;
+    Request.RecordPath = RecordPath;
     Request.StaticReads = StaticReads;
     Request.AddressedLocals = AddressedLocals;
     Request.InstrumentIncludedFiles = IncludedFiles;
@@ -635,6 +637,8 @@ void printHelp(bool Cxx) {
       << "  SLEUTH_COUNTERS  coverage mode's counter placement: exact (the default) or "
          "minimal\n               (fewer counters, derived as gcov does; a run that "
          "ends inside a\n               block miscounts it); see sleuth instrument --help\n"
+      << "  SLEUTH_PATH  1: coverage mode also records each run's path, for sleuth localize\n"
+         "               --formula sat-tar (docs/localizer.md)\n"
       << "  SLEUTH_HEADERS  project (the default): also instrument the included files that are\n"
          "               not system headers nor under /usr, /opt; DIR[:DIR…]: only those under\n"
          "               these directories; none: the compiled sources only\n"
@@ -701,6 +705,15 @@ int wrap(int Argc, const char **Argv, bool Cxx) {
     message() << CountersFrom << ": unknown counter placement '" << Counters
               << "' (accepted: exact, minimal)\n";
     return 2;
+  }
+  if (const char *Path = std::getenv("SLEUTH_PATH"); Path && *Path) {
+    llvm::StringRef P(Path);
+    if (P == "1" || P == "yes" || P == "on")
+      W.RecordPath = true;
+    else if (P != "0" && P != "no" && P != "off") {
+      message() << "SLEUTH_PATH: expected 1 or 0, not '" << Path << "'\n";
+      return 2;
+    }
   }
   if (const char *Headers = std::getenv("SLEUTH_HEADERS"); Headers && *Headers) {
     llvm::StringRef H(Headers);

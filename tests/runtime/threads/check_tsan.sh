@@ -15,7 +15,7 @@ example=$root/examples/threads.cpp
 "$sleuth" instrument -o "$work/threads.cpp" "$example" -- -std=c++20 ||
   fail "sleuth instrument failed"
 g++ -std=c++20 -g -O1 -fsanitize=thread -I "$root/runtime/include" -o "$work/prog" \
-  "$work/threads.cpp" "$root"/runtime/src/{abi,runtime,output,coverage,perturb}.cpp -pthread 2>"$work/build.err" ||
+  "$work/threads.cpp" "$root"/runtime/src/{abi,runtime,output,coverage,path,perturb}.cpp -pthread 2>"$work/build.err" ||
   { cat "$work/build.err"; fail "build with -fsanitize=thread failed"; }
 # Several runs: races show up under different interleavings.
 for run in 1 2 3 4 5; do

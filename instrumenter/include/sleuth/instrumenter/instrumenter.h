@@ -57,6 +57,9 @@ struct InstrumentRequest {
                                       // the real compiler)
   InstrumentMode Mode = InstrumentMode::Dependences;
   CoverageCounters Counters = CoverageCounters::Exact; // coverage mode only
+  /// Coverage mode: also record the path a run takes, statement by statement with the values
+  /// produced, for specification-guided localization (instrumenter/src/coverage/PathRecorder.h).
+  bool RecordPath = false;
   /// Dependence mode: a read of a kept local that one write reaches on every path gets no probe,
   /// its edge listed in the unit's table instead (instrumenter/src/StaticOrigins.h). Off, every
   /// such read is checked at run time, as before static edges (for comparing the two).

@@ -6,6 +6,10 @@
 #pragma once
 
 #include "sleuth/localizer/ranking.h"
+#include "sleuth/trace/trace.h"
+
+#include <optional>
+#include <string>
 
 #include <span>
 #include <vector>
@@ -20,6 +24,31 @@ struct RunDiagnosis {
   /// The lines of a minimal unsatisfiable core.
   std::vector<unsigned> Core;
 };
+
+/// A failing run's recorded path (the `.path` file a build with SLEUTH_PATH=1 writes) as a trace
+/// formula's path, with the test's expected output as its specification: the first integer a
+/// `printf` printed that differs from what the expected output has there becomes an assertion.
+struct PathTranslation {
+  trace::Path Path;
+  std::vector<std::string> Files; ///< SourceLoc::file -> the source's path.
+  /// The violated specification, as shown to users ("" if the path has none).
+  std::string Specification;
+  /// Why the oracle stopped short of a specification, and similar remarks.
+  std::vector<std::string> Notes;
+  /// Statements encoded with the value the run recorded (library calls, unsupported types).
+  unsigned Concretized = 0;
+  bool Truncated = false; ///< The run took more steps than were kept.
+};
+
+/// Reads PathFile; fails (one line in Error naming the file) on a malformed file.
+std::optional<PathTranslation> translatePath(const std::string &PathFile,
+                                             const std::string &ExpectedOutput, std::string &Error);
+
+/// The diagnosis of failing test Test from its recorded path: its correction sets and core as
+/// Program line ids. Empty when the path has no specification or the formula does not reproduce
+/// the run; Note then says why.
+std::optional<RunDiagnosis> diagnoseRecordedPath(const SuiteSpectra &Suite, std::size_t Test,
+                                                 const PathTranslation &Path, std::string &Note);
 
 /// The lines a diagnosis blames: those of its correction sets and of its core.
 std::vector<unsigned> suspectLines(const RunDiagnosis &D);

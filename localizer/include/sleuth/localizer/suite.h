@@ -39,10 +39,11 @@ struct TestResult {
   Verdict Outcome = Verdict::Passed;
   std::string Detail; ///< Why it failed: "exit 1, expected 0", "killed by SIGSEGV", ...
   double Seconds = 0;
-  std::string Spectrum;    ///< The test's merged coverage file ("" if it left none).
-  std::string Dependences; ///< The test's dependence file ("" if it left none).
-  std::string Fingerprint; ///< What the run depended on (for --incremental).
-  bool Reused = false;     ///< Taken from an earlier run (inputs unchanged).
+  std::string Spectrum;     ///< The test's merged coverage file ("" if it left none).
+  std::string Dependences;  ///< The test's dependence file ("" if it left none).
+  std::string RecordedPath; ///< The test's recorded path (SLEUTH_PATH=1 builds; "" if none).
+  std::string Fingerprint;  ///< What the run depended on (for --incremental).
+  bool Reused = false;      ///< Taken from an earlier run (inputs unchanged).
   bool failed() const { return Outcome != Verdict::Passed; }
 };
 
