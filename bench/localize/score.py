@@ -21,8 +21,12 @@ run's store); each run's mutant runs are capped by --mutation-budget seconds. Pe
           the suite's run included (for the formulas, the one `--tests` run: the other formulas
           re-rank its store).
 
+Specification-guided ranking (unless --no-specification): the faulty program built with path
+recording (SLEUTH_PATH=1) runs the suite through `sleuth localize --specification` (SAT-TAR)
+over Op2 and Ochiai, ties broken by importance.
+
 usage: score.py SLEUTH [--subjects DIR] [--work DIR] [--max-mutants N] [--jobs N]
-                [--mutation-budget SECONDS] [--markdown FILE]
+                [--mutation-budget SECONDS] [--no-specification] [--markdown FILE]
 """
 import argparse
 import json
@@ -40,6 +44,10 @@ FORMULAS = ["tarantula", "ochiai", "jaccard", "dstar", "op2", "barinel", "kulczy
 # importance`), as rows "FORMULA+importance".
 TIE_BROKEN = ["ochiai", "dstar", "op2"]
 MUTATION = ["metallaxis", "muse"]
+# SAT-TAR (`--specification`) over a build that records paths, on top of these formulas (ties
+# broken by importance, as the default does), rows "FORMULA+specification".
+SPECIFICATION = ["op2", "ochiai"]
+SPEC_SUMMARY = re.compile(r"specification of \S+: (.*)")
 MUTATION_SUMMARY = re.compile(r"ran (\d+) of (\d+) mutants")
 MUTANT_LINE = re.compile(r"^(\d+) (.+):(\d+):(\d+) (\S+) (.*)$")
 
@@ -124,6 +132,40 @@ def rank_formulas(sleuth, mdir, line, jobs):
     return ranked
 
 
+def rank_specification(sleuth, mdir, msrc, line, flags, inputs, expected, opts, notes):
+    """SAT-TAR's fault ranks over a build with SLEUTH_PATH=1; None when a step failed. Counts
+    the failing runs' outcomes (diagnosed, or why not) into notes."""
+    env = dict(os.environ, SLEUTH_MODE="coverage", SLEUTH_PATH="1")
+    wrapper = "c++" if msrc.endswith(".cpp") else "cc"
+    r = run([sleuth, wrapper] + flags + ["-o", os.path.join(mdir, "pprog"), msrc], env=env,
+            cwd=mdir)
+    if r.returncode:
+        print(f"{msrc}: path-recording build failed: {r.stderr.strip()}", file=sys.stderr)
+        return None
+    write_tests(mdir, "ptests.txt", "pprog", inputs, expected)
+    store = os.path.join(mdir, "pstore")
+    ranked = {}
+    for k, formula in enumerate(SPECIFICATION):
+        suite = (["--tests", os.path.join(mdir, "ptests.txt")] if k == 0
+                 else ["--from", store])
+        out = os.path.join(mdir, formula + "+specification.json")
+        done = localize(sleuth, mdir, suite + [
+            "--store", store, "--specification", "--formula", formula, "--tie-break",
+            "importance", "--json", out, "--jobs", str(opts.jobs)])
+        if not done:
+            return None
+        if k == 0:
+            for m in SPEC_SUMMARY.finditer(done[0]):
+                what = m.group(1)
+                key = ("diagnosed" if "correction set" in what else
+                       "inconsistent" if "does not reproduce" in what else
+                       "no checkable output" if "oracle cannot check" in what or
+                       "format's text" in what else "other")
+                notes[key] = notes.get(key, 0) + 1
+        ranked[formula + "+specification"] = fault_rank(out, line, done[1])
+    return ranked
+
+
 def rank_mutation(sleuth, mdir, msrc, line, flags, inputs, expected, opts):
     """Metallaxis-FL's and MUSE's fault ranks from the faulty version's schemata, and the
     (mutants run, mutants eligible) of each run; None when a step failed."""
@@ -171,12 +213,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="tests sleuth localize runs at once")
     ap.add_argument("--mutation-budget", type=float, default=60,
                     help="seconds of mutant runs per localize run (0: no mutation ranking)")
+    ap.add_argument("--no-specification", action="store_true",
+                    help="leave out the SAT-TAR rows (--specification)")
     ap.add_argument("--markdown", help="write the result tables here")
     opts = ap.parse_args()
     sleuth = os.path.abspath(opts.sleuth)
     started = time.time()
     techniques = (FORMULAS + [f + "+importance" for f in TIE_BROKEN] +
+                  ([] if opts.no_specification else [f + "+specification" for f in SPECIFICATION]) +
                   (MUTATION if opts.mutation_budget > 0 else []))
+    spec_notes = {}  # failing runs under --specification: diagnosed, or why not
     per_formula = {f: [] for f in techniques}  # list of (best, avg, worst, n, seconds)
     mutants_run = []  # per mutation run: (mutants run, mutants on lines failing tests executed)
     per_subject = {}
@@ -230,6 +276,10 @@ def main():
                 continue
             write_tests(mdir, "tests.txt", "prog", inputs, expected)
             ranked = rank_formulas(sleuth, mdir, line, opts.jobs)
+            if ranked and not opts.no_specification:
+                spec = rank_specification(sleuth, mdir, msrc, line, flags, inputs, expected,
+                                          opts, spec_notes)
+                ranked = ranked | spec if spec else None
             if ranked and opts.mutation_budget > 0:
                 # A version counts for every technique or for none: the means compare alike.
                 mutation = rank_mutation(sleuth, mdir, msrc, line, flags, inputs, expected, opts)
@@ -258,6 +308,10 @@ def main():
         lines.append(f"Mutation runs: budget {opts.mutation_budget:g} s each; {run_} of {all_} "
                      f"mutants on lines failing tests executed were run; {cut} of "
                      f"{len(mutants_run)} runs cut by the budget")
+        lines.append("")
+    if spec_notes:
+        lines.append("Failing runs under --specification: " + ", ".join(
+            f"{v} {k}" for k, v in sorted(spec_notes.items(), key=lambda kv: -kv[1])))
         lines.append("")
     lines.append("| technique | EXAM best % | EXAM avg % | EXAM worst % | Top-1 | Top-3 | Top-5 "
                  "| Top-10 | within 10 % | time/version s |")

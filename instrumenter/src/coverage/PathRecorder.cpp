@@ -296,11 +296,12 @@ void PathRecorder::expressionStatement(const Expr *E) {
     Value = Left + " (cast " + Type + " (b " + (U->isIncrementOp() ? "+ " : "- ") + Left + " " +
             One + "))";
   } else if (const auto *Call = dyn_cast<CallExpr>(Plain)) {
-    if (print(Call))
+    // An overloaded operator's result may have an overloaded comma of its own (`m << 1, 2`).
+    if (isa<CXXOperatorCallExpr>(Call) || print(Call))
       return;
     unsigned Site = Table.newSites(1);
     Table.add(siteHead(Site, E->getBeginLoc(), "eval") + " " + expr(Call));
-    Ctx.wrapInside(FirstEdit, R, "(", "), " + step(Site, "0"));
+    Ctx.wrapInside(FirstEdit, R, discarded(Call), "), " + step(Site, "0"));
     return;
   } else {
     return;
@@ -313,6 +314,12 @@ void PathRecorder::expressionStatement(const Expr *E) {
   unsigned Site = Table.newSites(1);
   Table.add(siteHead(Site, E->getBeginLoc(), "assign") + " " + Value);
   Ctx.wrapInside(FirstEdit, R, "(", "), " + step(Site, Ctx.text(TargetRange)));
+}
+
+std::string PathRecorder::discarded(const Expr *E) {
+  // `(void)` keeps a class result away from the comma that follows (an overloaded comma, or a
+  // [[nodiscard]] warning); a void call needs none (GCC's -Wuseless-cast).
+  return E->getType()->isVoidType() ? "(" : "(void)(";
 }
 
 bool PathRecorder::appendToArray(const Expr *E) {
@@ -382,7 +389,7 @@ bool PathRecorder::print(const CallExpr *Call) {
   }
   CharSourceRange R = Ctx.fileRange(Call);
   if (R.isValid())
-    Ctx.wrapInside(FirstEdit, R, "(", "), " + step(Site, "0"));
+    Ctx.wrapInside(FirstEdit, R, discarded(Call), "), " + step(Site, "0"));
   return true;
 }
 

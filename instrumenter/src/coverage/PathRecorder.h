@@ -38,6 +38,8 @@ private:
   void expressionStatement(const clang::Expr *E);
   bool print(const clang::CallExpr *Call);
   bool appendToArray(const clang::Expr *E);
+  /// The prefix of a wrap that discards the value of the call statement E.
+  static std::string discarded(const clang::Expr *E);
   void condition(const clang::Expr *Cond);
   void returned(const clang::ReturnStmt *S);
 
