@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
   return 0;
 }
 SRC
+SLEUTH_PATH=bogus SLEUTH_MODE=coverage "$SLEUTH" cc -o mean mean.c 2>bogus.txt
+[ $? = 2 ] && grep -qx "sleuth cc: SLEUTH_PATH: expected 1 or 0, not 'bogus'" bogus.txt ||
+  fail "SLEUTH_PATH=bogus is no usage error: $(cat bogus.txt)"
 SLEUTH_PATH=1 SLEUTH_MODE=coverage "$SLEUTH" cc -std=c99 -O0 -Wall -Werror -o mean mean.c ||
   fail "coverage build with path recording"
 SLEUTH_COV_OUT=one.cov ./mean 4 4 > /dev/null || fail "mean 4 4"
