@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <fstream>
 
 #include <algorithm>
@@ -67,6 +68,8 @@ ranking:
                          test's recorded path (a build with SLEUTH_PATH=1) and its
                          expected output name the statements that explain the
                          failure; they lift --formula's scores
+  --specification-budget S  seconds for the trace formulas (default 60; checked
+                         before each failing test, at most 5 s each)
   --mutants MANIFEST     rank lines by Metallaxis-FL: rerun tests against the
                          mutants of `sleuth mutate --schemata OUT FILE` (MANIFEST
                          is OUT.json; the suite's program is built from OUT)
@@ -111,6 +114,7 @@ struct Arguments {
   bool Help = false, ListFormulas = false;
   std::string Mutants;
   bool Specification = false;
+  double SpecificationBudget = 60;
   double MutationBudget = 300;
   std::size_t MutationPassing = 20;
   MutationTechnique MutationScore = MutationTechnique::Metallaxis;
@@ -209,6 +213,13 @@ Arguments parseArguments(int Argc, const char **Argv) {
     } else if (Name == "--specification") {
       NoValue();
       Args.Specification = true;
+    } else if (Name == "--specification-budget") {
+      std::string V = Value();
+      char *End = nullptr;
+      Args.SpecificationBudget = std::strtod(V.c_str(), &End);
+      if (V.empty() || *End || !(Args.SpecificationBudget > 0))
+        throw UsageError{
+            fmt::format("--specification-budget needs a positive number of seconds, not '{}'", V)};
     } else if (Name == "--mutation-budget") {
       std::string V = Value();
       char *End = nullptr;
@@ -332,9 +343,10 @@ Arguments parseArguments(int Argc, const char **Argv) {
 /// each reported on stderr in one line.
 std::vector<RunDiagnosis> diagnoseFailingRuns(const std::vector<TestCase> &Tests,
                                               const std::vector<TestResult> &Results,
-                                              const SuiteSpectra &Suite) {
+                                              const SuiteSpectra &Suite, double Budget) {
   std::vector<RunDiagnosis> Out;
-  unsigned Failing = 0, WithPath = 0;
+  unsigned Failing = 0, WithPath = 0, Skipped = 0;
+  auto Start = std::chrono::steady_clock::now();
   for (std::size_t I = 0; I < Tests.size() && I < Results.size(); ++I) {
     if (!Results[I].failed())
       continue;
@@ -342,6 +354,11 @@ std::vector<RunDiagnosis> diagnoseFailingRuns(const std::vector<TestCase> &Tests
     if (Results[I].RecordedPath.empty())
       continue;
     ++WithPath;
+    // The budget is checked before each test: the first failing tests are diagnosed.
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count() >= Budget) {
+      ++Skipped;
+      continue;
+    }
     std::string Note, Error;
     std::optional<std::string> Expected;
     if (!Tests[I].ExpectedStdout.empty())
@@ -363,6 +380,11 @@ std::vector<RunDiagnosis> diagnoseFailingRuns(const std::vector<TestCase> &Tests
     std::fprintf(stderr, "sleuth localize: specification of %s: %s\n", Tests[I].Name.c_str(),
                  Note.c_str());
   }
+  if (Skipped)
+    std::fprintf(stderr,
+                 "sleuth localize: --specification: the budget of %g s diagnosed %u of the %u "
+                 "failing tests that recorded a path; the other %u count as undiagnosed\n",
+                 Budget, WithPath - Skipped, WithPath, Skipped);
   if (Failing && !WithPath)
     std::fprintf(stderr, "sleuth localize: warning: --specification: no failing test recorded "
                          "its path; build the program with SLEUTH_PATH=1 (as well as "
@@ -559,8 +581,9 @@ int localizeMain(int Argc, const char **Argv) {
       return fail(Error);
     std::fprintf(stderr, "%s\n", describeMutationRuns(Summary, Mutation).c_str());
   } else if (Args.Specification) {
-    Rep.Result = rankBySpecification(Suite, diagnoseFailingRuns(Tests, Results, Suite),
-                                     *findFormula(Args.Formula));
+    Rep.Result = rankBySpecification(
+        Suite, diagnoseFailingRuns(Tests, Results, Suite, Args.SpecificationBudget),
+        *findFormula(Args.Formula));
   } else if (Args.Formula == "blockrank") {
     Rep.Result = rankByBlockRank(Suite);
   } else {

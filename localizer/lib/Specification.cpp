@@ -28,8 +28,8 @@ std::optional<RunDiagnosis> diagnoseRecordedPath(const SuiteSpectra &Suite, std:
   }
   trace::DiagnosisOptions Options;
   Options.maxCorrectionSets = 10;
-  Options.timeLimit = std::chrono::milliseconds(5000);
-  Options.coreTimeLimit = std::chrono::milliseconds(5000);
+  Options.timeLimit = std::chrono::milliseconds(3000);
+  Options.coreTimeLimit = std::chrono::milliseconds(2000);
   trace::Diagnosis D;
   try {
     D = trace::diagnose(Path.Path, Options);

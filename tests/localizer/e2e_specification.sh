@@ -73,6 +73,15 @@ f=$(rank_of 14) s=$(rank_of 12) u=$(rank_of 15)
 [ -n "$u" ] && [ "$f" -lt "$u" ] || fail "the fault (rank $f) is not above line 15 (rank $u)"
 echo "$ranked" | grep 'mean.c:14 ' | grep -q 'correction sets of failing tests' ||
   fail "the fault's reason does not name the correction sets"
+# The budget is checked before each failing test; what it leaves out is said.
+"$SLEUTH" localize --from .sleuth-localize --specification --specification-budget 0.000001 \
+  --view none 2>budget.txt || fail "localize --specification-budget"
+grep -q 'the budget of 1e-06 s diagnosed 1 of the 5 failing tests that recorded a path; the other 4 count as undiagnosed' budget.txt ||
+  fail "no budget line: $(cat budget.txt)"
+"$SLEUTH" localize --from .sleuth-localize --specification --specification-budget -1 \
+  --view none 2>bad-budget.txt
+[ $? = 2 ] && grep -q "specification-budget needs a positive number of seconds, not '-1'" bad-budget.txt ||
+  fail "a negative budget is no usage error: $(cat bad-budget.txt)"
 # Without a recorded path the option says what to do.
 SLEUTH_MODE=coverage "$SLEUTH" cc -std=c99 -O0 -o mean mean.c || fail "coverage build"
 "$SLEUTH" localize --tests tests.txt --store nopath --specification --color never >/dev/null \
