@@ -134,6 +134,14 @@ std::vector<std::string> splitList(std::string_view Text) {
   return Out;
 }
 
+double parseSeconds(std::string_view Option, const std::string &Text) {
+  char *End = nullptr;
+  double Seconds = std::strtod(Text.c_str(), &End);
+  if (Text.empty() || *End || !(Seconds > 0))
+    throw UsageError{fmt::format("{} needs a positive number of seconds, not '{}'", Option, Text)};
+  return Seconds;
+}
+
 std::size_t parseCount(std::string_view Option, std::string_view Text) {
   std::size_t Value = 0;
   auto [Ptr, Ec] = std::from_chars(Text.data(), Text.data() + Text.size(), Value);
@@ -214,19 +222,9 @@ Arguments parseArguments(int Argc, const char **Argv) {
       NoValue();
       Args.Specification = true;
     } else if (Name == "--specification-budget") {
-      std::string V = Value();
-      char *End = nullptr;
-      Args.SpecificationBudget = std::strtod(V.c_str(), &End);
-      if (V.empty() || *End || !(Args.SpecificationBudget > 0))
-        throw UsageError{
-            fmt::format("--specification-budget needs a positive number of seconds, not '{}'", V)};
+      Args.SpecificationBudget = parseSeconds(Name, Value());
     } else if (Name == "--mutation-budget") {
-      std::string V = Value();
-      char *End = nullptr;
-      Args.MutationBudget = std::strtod(V.c_str(), &End);
-      if (V.empty() || *End || !(Args.MutationBudget > 0))
-        throw UsageError{
-            fmt::format("--mutation-budget needs a positive number of seconds, not '{}'", V)};
+      Args.MutationBudget = parseSeconds(Name, Value());
     } else if (Name == "--mutation-score") {
       std::string V = Value();
       if (V == "metallaxis")
