@@ -164,8 +164,9 @@ def rank_specification(sleuth, mdir, msrc, line, flags, inputs, expected, opts, 
                 what = m.group(1)
                 key = ("diagnosed" if "correction set" in what else
                        "inconsistent" if "does not reproduce" in what else
+                       "nothing to blame" if "nothing to blame" in what else
                        "no checkable output" if "oracle cannot check" in what or
-                       "format's text" in what else "other")
+                       "format's text" in what or "no output differs" in what else "other")
                 notes[key] = notes.get(key, 0) + 1
             cut = SPEC_BUDGET.search(done[0])
             if cut:

@@ -53,13 +53,29 @@ std::optional<RunDiagnosis> diagnoseRecordedPath(const SuiteSpectra &Suite, std:
     std::optional<unsigned> Source = Suite.Model->sourceId(Path.Files[L.file]);
     return Source ? Suite.Model->lineId(*Source, L.line) : std::nullopt;
   };
+  // The formula keeps the path: no correction changes a branch. The branch that let a blamed
+  // statement run shares its blame: the last condition its activation passed before it.
+  std::vector<std::optional<std::size_t>> Branch(Path.Path.statements.size());
+  std::map<unsigned, std::size_t> LastCondition;
+  for (std::size_t I = 0; I < Path.Path.statements.size(); ++I) {
+    const trace::Stmt &S = Path.Path.statements[I];
+    // Where the statement's code runs: a return's value is the callee's, an argument the caller's.
+    if (auto It = LastCondition.find(S.valueActivation); It != LastCondition.end())
+      Branch[I] = It->second;
+    if (S.kind == trace::Stmt::Kind::Assume)
+      LastCondition[S.activation] = I;
+  }
   RunDiagnosis R;
   R.Test = Test;
   for (const trace::CorrectionSet &Set : D.correctionSets) {
     std::set<unsigned> Lines;
-    for (std::size_t S : Set.statements)
+    for (std::size_t S : Set.statements) {
       if (std::optional<unsigned> Line = LineOf(S))
         Lines.insert(*Line);
+      if (Branch[S])
+        if (std::optional<unsigned> Line = LineOf(*Branch[S]))
+          Lines.insert(*Line);
+    }
     if (!Lines.empty())
       R.CorrectionSets.emplace_back(Lines.begin(), Lines.end());
   }

@@ -121,3 +121,60 @@ TEST(RecordedPathTest, MalformedFilesNameTheLine) {
 }
 
 } // namespace
+
+namespace {
+
+/// f(3) where `if (x > 0)` (line 2) chose `y = x + 1` (line 3) and `return y` (line 4); the
+/// caller printed 4 where 5 was expected.
+const char *const BranchPath = R"(sleuth-path 1
+status exit 0
+unit 0 12 0123456789abcdef /s.c
+var 0 0 x scalar i32
+site 2 0 1 10 param 0
+func 0 f 0
+site 3 0 2 7 cond (b > (v 0) (c i32 0))
+var 0 1 y scalar i32
+site 4 0 3 9 assign (v 1) (cast i32 (b + (v 0) (c i32 1)))
+site 5 0 4 5 return (cast i32 (v 1))
+func 6 main
+site 8 6 6 3 print %25d%0A 1
+site 9 6 6 18 arg 0 (cast i32 (call f (call atoi (x))))
+end-unit
+steps 10
+6 0
+0 0
+2 3
+3 1
+4 4
+5 4
+1 0
+9 4
+8 0
+7 0
+end
+)";
+
+TEST(RecordedPathTest, ABlamedStatementSharesItsBlameWithItsBranch) {
+  std::string Error;
+  std::optional<PathTranslation> P = translatePath(write("branch.path", BranchPath), "5\n", Error);
+  ASSERT_TRUE(P) << Error;
+  Program Model;
+  Spectrum S;
+  ASSERT_TRUE(Model.merge(test::linesOnly("/s.c", 10, {1, 2, 3, 4, 6}), "run", S, Error)) << Error;
+  SuiteSpectra Suite;
+  Suite.Model = &Model;
+  Suite.Spectra.push_back(S);
+  Suite.Failed.push_back(true);
+  std::string Note;
+  std::optional<RunDiagnosis> D = diagnoseRecordedPath(Suite, 0, *P, Note);
+  ASSERT_TRUE(D) << Note;
+  EXPECT_EQ(Note.rfind("line 6: printed 4, expected 5; 2 correction sets", 0), 0u) << Note;
+  unsigned Condition = *Model.lineId(0, 2);
+  std::set<std::set<unsigned>> Sets;
+  for (const std::vector<unsigned> &Set : D->CorrectionSets)
+    Sets.insert(std::set<unsigned>(Set.begin(), Set.end()));
+  EXPECT_EQ(Sets, (std::set<std::set<unsigned>>{{Condition, *Model.lineId(0, 3)},
+                                                {Condition, *Model.lineId(0, 4)}}));
+}
+
+} // namespace

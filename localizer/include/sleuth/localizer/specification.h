@@ -45,7 +45,8 @@ std::optional<PathTranslation> translatePath(const std::string &PathFile,
                                              const std::string &ExpectedOutput, std::string &Error);
 
 /// The diagnosis of failing test Test from its recorded path: its correction sets and core as
-/// Program line ids. Empty when the path has no specification or the formula does not reproduce
+/// Program line ids, each set with the branch of each of its statements (the last condition its
+/// activation passed before it: the path formula cannot change a branch itself). Empty when the path has no specification or the formula does not reproduce
 /// the run; Note then says why.
 std::optional<RunDiagnosis> diagnoseRecordedPath(const SuiteSpectra &Suite, std::size_t Test,
                                                  const PathTranslation &Path, std::string &Note);
