@@ -91,6 +91,18 @@ TEST_F(PathRecorderTest, GlobalsStructsAndFloatsAreLeftToTheRecordedValue) {
   EXPECT_NE(std::find(T.begin(), T.end(), "site 5 0 5 7 assign (v 4) (cast i32 (x))"), T.end());
 }
 
+TEST_F(PathRecorderTest, StatementsWithTemporariesAreRecorded) {
+  std::string Text = recorded("t.cpp", "#include <cstdio>\n"
+                                       "#include <string>\n"
+                                       "int main() {\n"
+                                       "  std::string s = \"a\";\n"
+                                       "  std::printf(\"%s %d\\n\", s.c_str(), 3);\n"
+                                       "}\n");
+  Lines T = table(Text);
+  EXPECT_NE(std::find(T.begin(), T.end(), "site 2 0 5 3 print %25s%20%25d%0A 2"), T.end());
+  EXPECT_NE(std::find(T.begin(), T.end(), "site 4 0 5 37 arg 1 (cast i32 (c i32 3))"), T.end());
+}
+
 TEST_F(PathRecorderTest, WithoutTheOptionNothingIsRecorded) {
   std::string Text = rewrite("n.c", "int f(int x) { return x; }\n", {"-std=c99"},
                              [](InstrumentRequest &R) { R.Mode = InstrumentMode::Coverage; });

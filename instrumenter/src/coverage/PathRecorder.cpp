@@ -270,6 +270,9 @@ void PathRecorder::declaration(const DeclStmt *S, bool InBlock) {
 
 void PathRecorder::expressionStatement(const Expr *E) {
   const Expr *Plain = E->IgnoreParens();
+  // C++: a statement that creates temporaries (`printf("%s", s.c_str())`) is wrapped in them.
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Plain))
+    Plain = Cleanups->getSubExpr()->IgnoreParens();
   CharSourceRange R = Ctx.fileRange(E);
   if (R.isInvalid() || Ctx.touchesQuotedArgument(R))
     return;
