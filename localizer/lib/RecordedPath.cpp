@@ -32,8 +32,10 @@ struct Sx {
 std::string decode(std::string_view S) {
   std::string Out;
   for (std::size_t I = 0; I < S.size(); ++I) {
-    if (S[I] == '%' && I + 2 < S.size()) {
-      Out += char(std::stoi(std::string(S.substr(I + 1, 2)), nullptr, 16));
+    unsigned Code = 0;
+    if (S[I] == '%' && I + 2 < S.size() &&
+        std::from_chars(S.data() + I + 1, S.data() + I + 3, Code, 16).ptr == S.data() + I + 3) {
+      Out += char(Code);
       I += 2;
     } else {
       Out += S[I];
@@ -143,6 +145,7 @@ public:
 
   bool read(std::istream &In, std::string &Error);
   void translate();
+  unsigned line() const { return LineNo; }
 
 private:
   Site *siteOf(unsigned Id) {
@@ -169,7 +172,7 @@ private:
   }
 
   /// The activation's statements (and its callees'), in the order they ran.
-  void run(std::size_t Act, Expr *Result);
+  void run(std::size_t Act);
   /// Inlines the pending callees up to (not including) Upto, with their recorded arguments.
   void flush(std::size_t Upto);
   void call(std::size_t Child, const std::vector<std::optional<Expr>> &Args, Expr *Result,
@@ -183,6 +186,7 @@ private:
   const std::string &Expected;
   PathTranslation &Out;
   std::map<unsigned, Site> Sites;
+  unsigned LineNo = 0; // of the file being read
   std::map<unsigned, Function> Functions; // by global entry site
   std::vector<Activation> Activations;
   std::vector<std::size_t> Roots;
@@ -207,7 +211,7 @@ bool Translator::read(std::istream &In, std::string &Error) {
   unsigned Base = 0, FileIndex = 0;
   std::vector<std::size_t> Stack;
   bool InSteps = false;
-  unsigned LineNo = 1;
+  LineNo = 1;
   auto Bad = [&](const std::string &What) {
     Error = fmt::format("line {}: {}", LineNo, What);
     return false;
@@ -340,8 +344,13 @@ bool Translator::read(std::istream &In, std::string &Error) {
 }
 
 Expr Translator::temporary(unsigned Func, const std::string &Name, Type T) {
-  std::string Key = fmt::format("{}.{}:{}{}", Functions[Func].Name, Name, T.isSigned ? 'i' : 'u',
-                                T.width * (T.isPointer() ? -1 : 1) + (T.isBool() ? 1000 : 0));
+  // One temporary per function, callee and type: each call gives it a new SSA version.
+  std::string Key =
+      fmt::format("{}.{}:{}{}{}", Functions[Func].Name, Name, T.isPointer() ? "p:" : "",
+                  T.isBool()   ? 'b'
+                  : T.isSigned ? 'i'
+                               : 'u',
+                  T.width);
   auto It = Temporaries.find(Key);
   if (It == Temporaries.end())
     It = Temporaries.emplace(Key, Out.Path.scalar(Key, T)).first;
@@ -497,7 +506,7 @@ void Translator::call(std::size_t Child, const std::vector<std::optional<Expr>> 
                    At)
         .selectable = false;
   }
-  run(Child, nullptr);
+  run(Child);
   if (Result && ReturnValue && !Stopped) {
     Expr Target = temporary(Caller, F.Name + "()", ReturnValue->type());
     // The return statement's assignment of its value: blamable unless the value is recorded.
@@ -512,7 +521,7 @@ void Translator::call(std::size_t Child, const std::vector<std::optional<Expr>> 
   ReturnLoc = SavedReturnLoc;
 }
 
-void Translator::run(std::size_t Act, Expr *) {
+void Translator::run(std::size_t Act) {
   const Activation &A = Activations[Act];
   for (const Activation::Item &I : A.Items) {
     if (Stopped)
@@ -689,7 +698,13 @@ translatePath(const std::string &PathFile, const std::string &ExpectedOutput, st
   }
   PathTranslation Out;
   Translator T(ExpectedOutput, Out);
-  if (!T.read(In, Error)) {
+  bool Read = false;
+  try {
+    Read = T.read(In, Error);
+  } catch (const std::exception &) { // a number std::stoul cannot read
+    Error = fmt::format("line {}: a malformed number", T.line());
+  }
+  if (!Read) {
     Error = PathFile + ": " + Error;
     return std::nullopt;
   }

@@ -150,6 +150,15 @@ std::string PathRecorder::siteHead(unsigned Site, SourceLocation At, const char 
          std::to_string(Ctx.SM.getSpellingColumnNumber(L)) + " " + Kind;
 }
 
+void PathRecorder::wrapReporting(CharSourceRange R, QualType T, unsigned Site,
+                                 const std::string &Prefix) {
+  // A GNU statement expression evaluates the value once, as T, reports it and yields it.
+  std::string Spelled = T.getUnqualifiedType().getAsString(PrintingPolicy(Ctx.Ast.getLangOpts()));
+  std::string Temp = Prefix + std::to_string(Site);
+  Ctx.wrap(R, "__extension__ ({ " + Spelled + " " + Temp + " = (",
+           "); " + step(Site, Temp) + "; " + Temp + "; })");
+}
+
 std::string PathRecorder::step(unsigned Site, const std::string &Value) const {
   return "sleuth_path_step(" + Unit + ", " + std::to_string(Site) + "u, (long long)(" + Value +
          "))";
@@ -259,11 +268,7 @@ void PathRecorder::declaration(const DeclStmt *S, bool InBlock) {
       CharSourceRange Init = Ctx.fileRange(V->getInit());
       if (Init.isInvalid())
         continue;
-      std::string Type =
-          V->getType().getUnqualifiedType().getAsString(PrintingPolicy(Ctx.Ast.getLangOpts()));
-      std::string Temp = "__sleuth_path_t" + std::to_string(Site);
-      Ctx.wrap(Init, "__extension__ ({ " + Type + " " + Temp + " = (",
-               "); " + step(Site, Temp) + "; " + Temp + "; })");
+      wrapReporting(Init, V->getType(), Site, "__sleuth_path_t");
     }
   }
 }
@@ -384,11 +389,7 @@ bool PathRecorder::print(const CallExpr *Call) {
     unsigned ArgSite = Site + 1 + I;
     Table.add(siteHead(ArgSite, A->getBeginLoc(), "arg") + " " + std::to_string(I) + " (cast " +
               Type + " " + expr(A) + ")");
-    std::string Temp = "__sleuth_path_a" + std::to_string(ArgSite);
-    std::string Spelled =
-        A->getType().getUnqualifiedType().getAsString(PrintingPolicy(Ctx.Ast.getLangOpts()));
-    Ctx.wrap(R, "__extension__ ({ " + Spelled + " " + Temp + " = (",
-             "); " + step(ArgSite, Temp) + "; " + Temp + "; })");
+    wrapReporting(R, A->getType(), ArgSite, "__sleuth_path_a");
   }
   CharSourceRange R = Ctx.fileRange(Call);
   if (R.isValid())
@@ -420,11 +421,7 @@ void PathRecorder::returned(const ReturnStmt *S) {
   unsigned Site = Table.newSites(1);
   Table.add(siteHead(Site, S->getBeginLoc(), "return") + " (cast " + Type + " " + expr(Value) +
             ")");
-  std::string Spelled = Function->getReturnType().getUnqualifiedType().getAsString(
-      PrintingPolicy(Ctx.Ast.getLangOpts()));
-  std::string Temp = "__sleuth_path_r" + std::to_string(Site);
-  Ctx.wrap(R, "__extension__ ({ " + Spelled + " " + Temp + " = (",
-           "); " + step(Site, Temp) + "; " + Temp + "; })");
+  wrapReporting(R, Function->getReturnType(), Site, "__sleuth_path_r");
 }
 
 std::string PathRecorder::lvalue(const Expr *E) {

@@ -56,6 +56,10 @@ private:
   /// `site ID FUNC LINE COLUMN KIND`, the start of a site's table line.
   std::string siteHead(unsigned Site, clang::SourceLocation At, const char *Kind) const;
   std::string step(unsigned Site, const std::string &Value) const;
+  /// Wraps the value at R (of type T) so that it reports itself as Site's value; Prefix names
+  /// the temporary.
+  void wrapReporting(clang::CharSourceRange R, clang::QualType T, unsigned Site,
+                     const std::string &Prefix);
 
   Context &Ctx;
   PathTable &Table;
